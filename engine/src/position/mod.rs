@@ -1,0 +1,361 @@
+//! The two-board Alice position: bitboards per board, side and kind, a mailbox per board,
+//! game state and an incremental Zobrist key that includes the board of every piece.
+
+mod castling;
+mod fen;
+mod legal;
+mod makemove;
+mod movegen;
+/// Move generation types.
+pub mod movegen_api {
+    pub use super::movegen::GenType;
+}
+mod notation;
+mod validate;
+
+pub use castling::{CastleSide, CastlingRights};
+pub use fen::{FenError, FenStyle};
+pub use notation::MoveParseError;
+
+use crate::attacks;
+use crate::rules::{EnPassant, Rules};
+use crate::types::{Bitboard, BoardId, Color, Piece, PieceKind, Square};
+use castling::CastlingConfig;
+
+const NO_PIECE: u8 = 12;
+
+/// An Alice position. Cheap to copy (copy-make is the undo mechanism).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Position {
+    /// [board][color][kind] piece sets.
+    pieces: [[[Bitboard; 6]; 2]; 2],
+    /// [board][color] occupancy.
+    by_color: [[Bitboard; 2]; 2],
+    /// [board] occupancy.
+    occupied: [Bitboard; 2],
+    /// [board][square] piece index or `NO_PIECE`.
+    mailbox: [[u8; 64]; 2],
+    side: Color,
+    castling: CastlingRights,
+    /// The square a pawn passed over with its last double step (written after every double step).
+    ep_square: Option<Square>,
+    halfmove: u16,
+    fullmove: u16,
+    key: u64,
+    /// Enemy pieces giving check to the side to move.
+    checkers: Bitboard,
+    rules: Rules,
+    castle_config: CastlingConfig,
+}
+
+impl Position {
+    /// An empty position (no pieces), White to move, under `rules`.
+    pub fn empty(rules: Rules) -> Position {
+        Position {
+            pieces: [[[Bitboard::EMPTY; 6]; 2]; 2],
+            by_color: [[Bitboard::EMPTY; 2]; 2],
+            occupied: [Bitboard::EMPTY; 2],
+            mailbox: [[NO_PIECE; 64]; 2],
+            side: Color::White,
+            castling: CastlingRights::NONE,
+            ep_square: None,
+            halfmove: 0,
+            fullmove: 1,
+            key: 0,
+            checkers: Bitboard::EMPTY,
+            rules,
+            castle_config: CastlingConfig::standard(),
+        }
+    }
+
+    /// The start position of standard Alice.
+    pub fn startpos() -> Position {
+        Position::from_fen(crate::rules::Variant::Alice.start_fen(), Rules::default()).expect("start FEN is valid")
+    }
+
+    /// Rules of this position.
+    #[inline(always)]
+    pub fn rules(&self) -> Rules {
+        self.rules
+    }
+
+    /// Changes the rule options (recomputes the key, which depends on the en passant option).
+    pub fn set_rules(&mut self, rules: Rules) {
+        self.rules = rules;
+        self.key = self.compute_key();
+    }
+
+    /// Side to move.
+    #[inline(always)]
+    pub fn side_to_move(&self) -> Color {
+        self.side
+    }
+
+    /// Castling rights.
+    #[inline(always)]
+    pub fn castling(&self) -> CastlingRights {
+        self.castling
+    }
+
+    /// Square passed over by the last double step, if the last move was one.
+    #[inline(always)]
+    pub fn ep_square(&self) -> Option<Square> {
+        self.ep_square
+    }
+
+    /// Plies since the last capture or pawn move.
+    #[inline(always)]
+    pub fn halfmove_clock(&self) -> u16 {
+        self.halfmove
+    }
+
+    /// Move number (starts at 1, incremented after Black's move).
+    #[inline(always)]
+    pub fn fullmove_number(&self) -> u16 {
+        self.fullmove
+    }
+
+    /// Zobrist key (board-aware).
+    #[inline(always)]
+    pub fn key(&self) -> u64 {
+        self.key
+    }
+
+    /// Pieces of `color` and `kind` on `board`.
+    #[inline(always)]
+    pub fn pieces(&self, board: BoardId, color: Color, kind: PieceKind) -> Bitboard {
+        self.pieces[board.index()][color.index()][kind.index()]
+    }
+
+    /// Pieces of `color` and `kind` on both boards together.
+    #[inline(always)]
+    pub fn pieces_both(&self, color: Color, kind: PieceKind) -> Bitboard {
+        self.pieces(BoardId::A, color, kind) | self.pieces(BoardId::B, color, kind)
+    }
+
+    /// All pieces of `color` on `board`.
+    #[inline(always)]
+    pub fn color_on(&self, board: BoardId, color: Color) -> Bitboard {
+        self.by_color[board.index()][color.index()]
+    }
+
+    /// All pieces on `board`.
+    #[inline(always)]
+    pub fn occupied(&self, board: BoardId) -> Bitboard {
+        self.occupied[board.index()]
+    }
+
+    /// Squares occupied on either board.
+    #[inline(always)]
+    pub fn occupied_any(&self) -> Bitboard {
+        self.occupied[0] | self.occupied[1]
+    }
+
+    /// Piece on `sq` of `board`.
+    #[inline(always)]
+    pub fn piece_on(&self, board: BoardId, sq: Square) -> Option<Piece> {
+        let p = self.mailbox[board.index()][sq.index()];
+        (p != NO_PIECE).then(|| Piece::from_index(p))
+    }
+
+    /// The piece on `sq` and its board, looking at board A first.
+    #[inline(always)]
+    pub fn piece_at(&self, sq: Square) -> Option<(Piece, BoardId)> {
+        BoardId::BOTH
+            .into_iter()
+            .find_map(|b| self.piece_on(b, sq).map(|p| (p, b)))
+    }
+
+    /// Square of `color`'s king (a position always has exactly one king per side).
+    #[inline(always)]
+    pub fn king_square(&self, color: Color) -> Square {
+        self.pieces_both(color, PieceKind::King).lsb()
+    }
+
+    /// Board of `color`'s king.
+    #[inline(always)]
+    pub fn king_board(&self, color: Color) -> BoardId {
+        if self.pieces(BoardId::A, color, PieceKind::King).any() {
+            BoardId::A
+        } else {
+            BoardId::B
+        }
+    }
+
+    /// Enemy pieces giving check to the side to move (all on the king's board).
+    #[inline(always)]
+    pub fn checkers(&self) -> Bitboard {
+        self.checkers
+    }
+
+    /// True when the side to move is in check.
+    #[inline(always)]
+    pub fn in_check(&self) -> bool {
+        self.checkers.any()
+    }
+
+    /// Pieces of `by` on `board` that attack `sq` of that board, with blockers `occ`.
+    #[inline(always)]
+    pub fn attackers(&self, sq: Square, board: BoardId, occ: Bitboard, by: Color) -> Bitboard {
+        let p = &self.pieces[board.index()][by.index()];
+        let bq = p[PieceKind::Bishop.index()] | p[PieceKind::Queen.index()];
+        let rq = p[PieceKind::Rook.index()] | p[PieceKind::Queen.index()];
+        (attacks::pawn(by.flip(), sq) & p[PieceKind::Pawn.index()])
+            | (attacks::knight(sq) & p[PieceKind::Knight.index()])
+            | (attacks::king(sq) & p[PieceKind::King.index()])
+            | (attacks::bishop(sq, occ) & bq)
+            | (attacks::rook(sq, occ) & rq)
+    }
+
+    /// True when `by` attacks `sq` on `board` with blockers `occ`.
+    #[inline(always)]
+    pub fn is_attacked(&self, sq: Square, board: BoardId, occ: Bitboard, by: Color) -> bool {
+        let p = &self.pieces[board.index()][by.index()];
+        let bq = p[PieceKind::Bishop.index()] | p[PieceKind::Queen.index()];
+        let rq = p[PieceKind::Rook.index()] | p[PieceKind::Queen.index()];
+        (attacks::knight(sq) & p[PieceKind::Knight.index()]).any()
+            || (attacks::pawn(by.flip(), sq) & p[PieceKind::Pawn.index()]).any()
+            || (attacks::king(sq) & p[PieceKind::King.index()]).any()
+            || (attacks::bishop(sq, occ) & bq).any()
+            || (attacks::rook(sq, occ) & rq).any()
+    }
+
+    /// Enemy sliders on the king's board that would attack the king of `us` through `occ`,
+    /// ignoring enemy pieces in `removed`.
+    #[inline(always)]
+    pub(crate) fn slider_attacks_king(&self, us: Color, occ: Bitboard, removed: Bitboard) -> bool {
+        let kb = self.king_board(us);
+        let ksq = self.king_square(us);
+        let p = &self.pieces[kb.index()][us.flip().index()];
+        let bq = (p[PieceKind::Bishop.index()] | p[PieceKind::Queen.index()]) & !removed;
+        let rq = (p[PieceKind::Rook.index()] | p[PieceKind::Queen.index()]) & !removed;
+        (attacks::bishop(ksq, occ) & bq).any() || (attacks::rook(ksq, occ) & rq).any()
+    }
+
+    /// Our pieces on the king's board that are the only blocker between our king and an
+    /// enemy slider there. Such a piece cannot leave the board unless it captures the slider.
+    pub fn pinned(&self, us: Color) -> Bitboard {
+        let kb = self.king_board(us);
+        let ksq = self.king_square(us);
+        let them = us.flip();
+        let occ = self.occupied(kb);
+        let snipers = (attacks::rook(ksq, Bitboard::EMPTY)
+            & (self.pieces(kb, them, PieceKind::Rook) | self.pieces(kb, them, PieceKind::Queen)))
+            | (attacks::bishop(ksq, Bitboard::EMPTY)
+                & (self.pieces(kb, them, PieceKind::Bishop) | self.pieces(kb, them, PieceKind::Queen)));
+        let mut pinned = Bitboard::EMPTY;
+        for sniper in snipers {
+            let blockers = attacks::between(ksq, sniper) & occ;
+            if blockers.any() && !blockers.more_than_one() {
+                pinned |= blockers & self.color_on(kb, us);
+            }
+        }
+        pinned
+    }
+
+    /// Recomputes the checkers of the side to move from scratch.
+    pub(crate) fn compute_checkers(&self) -> Bitboard {
+        let us = self.side;
+        let kb = self.king_board(us);
+        self.attackers(self.king_square(us), kb, self.occupied(kb), us.flip())
+    }
+
+    /// Puts `piece` on `sq` of `board` (the cell must be empty), updating the key.
+    #[inline(always)]
+    pub(crate) fn put(&mut self, board: BoardId, piece: Piece, sq: Square) {
+        let bb = Bitboard::from_square(sq);
+        let (b, c) = (board.index(), piece.color().index());
+        self.pieces[b][c][piece.kind().index()] |= bb;
+        self.by_color[b][c] |= bb;
+        self.occupied[b] |= bb;
+        self.mailbox[b][sq.index()] = piece.index() as u8;
+        self.key ^= attacks::zobrist_piece(b, piece.index(), sq);
+    }
+
+    /// Removes the piece on `sq` of `board` (which must hold one) and returns it.
+    #[inline(always)]
+    pub(crate) fn remove(&mut self, board: BoardId, sq: Square) -> Piece {
+        let b = board.index();
+        let piece = Piece::from_index(self.mailbox[b][sq.index()]);
+        let bb = Bitboard::from_square(sq);
+        let c = piece.color().index();
+        self.pieces[b][c][piece.kind().index()] ^= bb;
+        self.by_color[b][c] ^= bb;
+        self.occupied[b] ^= bb;
+        self.mailbox[b][sq.index()] = NO_PIECE;
+        self.key ^= attacks::zobrist_piece(b, piece.index(), sq);
+        piece
+    }
+
+    /// The en passant key component: present only when the option is on and an enemy pawn
+    /// on the double-stepped pawn's board stands beside it (so a capture may be possible).
+    pub(crate) fn ep_key(&self) -> u64 {
+        match self.ep_capturers() {
+            Some((_, _, capturers)) if capturers.any() => attacks::zobrist_ep(self.ep_square.map_or(0, |s| s.file())),
+            _ => 0,
+        }
+    }
+
+    /// For an active en passant square: (passed pawn square, its board, pawns of the side to
+    /// move on that board attacking the passed square). None when the option is off or the
+    /// passed pawn is missing.
+    pub(crate) fn ep_capturers(&self) -> Option<(Square, BoardId, Bitboard)> {
+        if self.rules.en_passant == EnPassant::Off {
+            return None;
+        }
+        let ep = self.ep_square?;
+        let them = self.side.flip();
+        let pawn_sq = match self.side {
+            Color::White => ep.offset(-8),
+            Color::Black => ep.offset(8),
+        };
+        let board = BoardId::BOTH
+            .into_iter()
+            .find(|&b| self.pieces(b, them, PieceKind::Pawn).has(pawn_sq))?;
+        Some((
+            pawn_sq,
+            board,
+            attacks::pawn(them, ep) & self.pieces(board, self.side, PieceKind::Pawn),
+        ))
+    }
+
+    /// The key recomputed from scratch.
+    pub fn compute_key(&self) -> u64 {
+        let mut key = 0;
+        for board in BoardId::BOTH {
+            for sq in self.occupied(board) {
+                let p = self.mailbox[board.index()][sq.index()] as usize;
+                key ^= attacks::zobrist_piece(board.index(), p, sq);
+            }
+        }
+        key ^= attacks::zobrist_castling(self.castling.bits());
+        if self.side == Color::Black {
+            key ^= attacks::zobrist_side();
+        }
+        key ^ self.ep_key()
+    }
+
+    /// True when only the two kings are left (the one insufficient-material draw proven
+    /// for Alice).
+    pub fn bare_kings(&self) -> bool {
+        (self.occupied[0] | self.occupied[1]).count() == 2
+    }
+
+    /// Number of pieces (kings included) on both boards.
+    pub fn piece_count(&self) -> u32 {
+        self.occupied[0].count() + self.occupied[1].count()
+    }
+}
+
+impl Default for Position {
+    fn default() -> Self {
+        Position::startpos()
+    }
+}
+
+impl Position {
+    /// True when every piece stands on the same square of the same board in both positions.
+    pub fn same_placement(&self, other: &Position) -> bool {
+        self.pieces == other.pieces
+    }
+}

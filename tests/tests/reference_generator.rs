@@ -1,0 +1,178 @@
+//! Checks the simple reference generator (`vorpal_tests::reference`) against the shared reference
+//! data: exact legal-move lists, perft counts (default rules) and en passant perft in all modes.
+
+use vorpal_tests::reference::{perft, EpMode, RefPosition};
+
+/// Perft lines with more nodes than this are skipped (they are the engine's job).
+const MAX_NODES: u64 = 2_000_000;
+
+const LEGAL_TSV: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/data/legal.tsv"));
+const PERFT_EPD: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/data/perft.epd"));
+const PERFT_EP_TSV: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/data/perft-ep.tsv"));
+
+fn parse(fen: &str) -> RefPosition {
+    RefPosition::from_fen(fen).unwrap_or_else(|err| panic!("cannot parse {fen:?}: {err}"))
+}
+
+fn parse_mode(text: &str) -> EpMode {
+    match text {
+        "off" => EpMode::Off,
+        "normal" => EpMode::Normal,
+        "double" => EpMode::Double,
+        other => panic!("unknown en passant mode {other:?}"),
+    }
+}
+
+/// Data lines of a TSV file with a header, split into fields.
+fn tsv_rows(text: &str) -> Vec<Vec<&str>> {
+    text.lines()
+        .skip(1)
+        .filter(|line| !line.trim().is_empty())
+        .map(|line| line.split('\t').collect())
+        .collect()
+}
+
+/// (fen, [(depth, nodes)]) for every position in perft.epd.
+fn epd_rows() -> Vec<(&'static str, Vec<(u32, u64)>)> {
+    PERFT_EPD
+        .lines()
+        .filter(|line| !line.starts_with('#') && !line.trim().is_empty())
+        .map(|line| {
+            let mut parts = line.split(';');
+            let fen = parts.next().expect("a FEN").trim();
+            let counts = parts
+                .map(|part| {
+                    let (depth, nodes) = part.trim().split_once(' ').expect("`D<n> <nodes>`");
+                    let depth = depth.trim_start_matches('D').parse().expect("a depth");
+                    (depth, nodes.parse().expect("a node count"))
+                })
+                .collect();
+            (fen, counts)
+        })
+        .collect()
+}
+
+#[test]
+fn legal_move_lists_match_exactly() {
+    let rows = tsv_rows(LEGAL_TSV);
+    assert!(rows.len() >= 17, "legal.tsv has {} rows", rows.len());
+    let mut failures = Vec::new();
+    for row in &rows {
+        let (name, fen, count) = (row[0], row[1], row[2].parse::<usize>().expect("a count"));
+        let expected: Vec<&str> = row[3].split_whitespace().collect();
+        assert_eq!(expected.len(), count, "{name}: data count and list disagree");
+        let got = parse(fen).legal_moves(EpMode::Off);
+        if got != expected {
+            failures.push(format!("{name}: expected {expected:?}\n    got {got:?}"));
+        }
+    }
+    assert!(failures.is_empty(), "legal move lists differ:\n{}", failures.join("\n"));
+}
+
+#[test]
+fn perft_counts_match() {
+    let rows = epd_rows();
+    assert_eq!(rows.len(), 22);
+    let mut checked = 0;
+    let mut failures = Vec::new();
+    for (fen, counts) in &rows {
+        let pos = parse(fen);
+        for &(depth, nodes) in counts.iter().filter(|(_, nodes)| *nodes <= MAX_NODES) {
+            checked += 1;
+            let got = perft(&pos, depth, EpMode::Off);
+            if got != nodes {
+                failures.push(format!("{fen} D{depth}: expected {nodes}, got {got}"));
+            }
+        }
+    }
+    assert!(checked >= 80, "only {checked} perft counts checked");
+    assert!(failures.is_empty(), "perft differs:\n{}", failures.join("\n"));
+}
+
+#[test]
+fn en_passant_perft_counts_match() {
+    let rows = tsv_rows(PERFT_EP_TSV);
+    assert_eq!(rows.len(), 303);
+    let mut checked = 0;
+    let mut failures = Vec::new();
+    for row in rows
+        .iter()
+        .filter(|row| row[4].parse::<u64>().expect("nodes") <= MAX_NODES)
+    {
+        let (name, fen, mode) = (row[0], row[1], parse_mode(row[2]));
+        let depth: u32 = row[3].parse().expect("a depth");
+        let nodes: u64 = row[4].parse().expect("a node count");
+        checked += 1;
+        let got = perft(&parse(fen), depth, mode);
+        if got != nodes {
+            failures.push(format!("{name} {mode:?} D{depth}: expected {nodes}, got {got}"));
+        }
+    }
+    assert!(checked >= 250, "only {checked} en passant counts checked");
+    assert!(
+        failures.is_empty(),
+        "en passant perft differs:\n{}",
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn fen_round_trips() {
+    let fens = tsv_rows(LEGAL_TSV)
+        .iter()
+        .map(|row| row[1])
+        .chain(epd_rows().iter().map(|(fen, _)| *fen))
+        .chain(tsv_rows(PERFT_EP_TSV).iter().map(|row| row[1]))
+        .collect::<Vec<_>>();
+    for fen in fens {
+        assert_eq!(parse(fen).to_fen(), fen);
+    }
+}
+
+#[test]
+fn double_step_writes_the_en_passant_field() {
+    let start = parse("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+    let after = start.play("e2e4", EpMode::Off).expect("legal");
+    assert_eq!(
+        after.to_fen(),
+        "rnbqkbnr/pppppppp/8/8/4|P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1"
+    );
+    let after = after.play("g8f6", EpMode::Off).expect("legal");
+    assert_eq!(
+        after.to_fen(),
+        "rnbqkb1r/pppppppp/5|n2/8/4|P3/8/PPPP1PPP/RNBQKBNR w KQkq - 1 2"
+    );
+}
+
+#[test]
+fn en_passant_takes_the_passed_pawn_and_transfers() {
+    // White pawn e4 (board B) double-stepped; the black pawn d4 on B takes it, landing on e3 of A.
+    let pos = parse("4k3/8/8/8/3|p|P3/8/8/4K3 b - e3 0 1");
+    assert!(!pos.legal_moves(EpMode::Off).contains(&"d4e3".to_string()));
+    let after = pos.play("d4e3", EpMode::Normal).expect("en passant is legal");
+    assert_eq!(after.to_fen(), "4k3/8/8/8/8/4p3/8/4K3 w - - 0 2");
+    // Double mode: a white knight on e3 of B is taken together with the passed pawn.
+    let pos = parse("4k3/8/8/8/3|p|P3/4|N3/8/4K3 b - e3 0 1");
+    let normal = pos.play("d4e3", EpMode::Normal).expect("ordinary capture");
+    assert_eq!(normal.to_fen(), "4k3/8/8/8/4|P3/4p3/8/4K3 w - - 0 2");
+    let double = pos.play("d4e3", EpMode::Double).expect("double capture");
+    assert_eq!(double.to_fen(), "4k3/8/8/8/8/4p3/8/4K3 w - - 0 2");
+}
+
+#[test]
+fn rejects_bad_input() {
+    let start = parse("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+    assert!(start.play("e2e5", EpMode::Off).is_err());
+    assert!(start.play("e1g1", EpMode::Off).is_err());
+    for bad in [
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w KQkq - 0 1",
+        "rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQ1BNR w kq - 0 1",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN1 w KQkq - 0 1",
+        "P3k3/8/8/8/8/8/8/4K3 w - - 0 1",
+        "4k3/4Q3/8/8/8/8/8/4K3 w - - 0 1",
+    ] {
+        assert!(RefPosition::from_fen(bad).is_err(), "accepted {bad:?}");
+    }
+}

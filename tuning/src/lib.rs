@@ -1,0 +1,3 @@
+//! Match runner, statistics, data generation and tuning for Vorpal.
+
+pub mod stats;
