@@ -119,7 +119,7 @@ mod tests {
         assert!(att.has(sq("d6")) && !att.has(sq("d7")));
         assert!(att.has(sq("f4")) && !att.has(sq("g4")));
         assert!(att.has(sq("a4")) && att.has(sq("d1")));
-        assert_eq!(att.count(), 2 + 3 + 3 + 3);
+        assert_eq!(att.count(), 2 + 2 + 3 + 3);
     }
 
     #[test]

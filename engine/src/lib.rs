@@ -17,3 +17,8 @@ pub use position::movegen_api::GenType;
 pub use position::{CastleSide, CastlingRights, FenError, FenStyle, MoveParseError, Position};
 pub use rules::{EnPassant, Rules, Variant};
 pub use types::{Bitboard, BoardId, Color, Move, MoveKind, MoveList, Piece, PieceKind, Square};
+pub mod bench;
+pub mod eval;
+pub mod search;
+pub mod time;
+pub mod tt;

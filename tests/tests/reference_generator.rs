@@ -176,3 +176,20 @@ fn rejects_bad_input() {
         assert!(RefPosition::from_fen(bad).is_err(), "accepted {bad:?}");
     }
 }
+
+/// Behaviour the data files do not pin down, taken from the rules text: castling from board B
+/// (rules.md §1 "on the same board", §3.2) and a double step by a pawn standing on board B.
+#[test]
+fn rules_not_covered_by_the_data() {
+    let pos = parse("4k3/8/8/8/8/8/8/4|K2|R w K - 0 1");
+    let after = pos.play("e1g1", EpMode::Off).expect("castling on board B");
+    assert_eq!(after.to_fen(), "4k3/8/8/8/8/8/8/5RK1 b - - 1 1");
+    let pos = parse("4k3/8/8/8/8/8/4|P3/4K3 w - - 0 1");
+    let after = pos.play("e2e4", EpMode::Off).expect("double step from board B");
+    assert_eq!(after.to_fen(), "4k3/8/8/8/4P3/8/8/4K3 b - e3 0 1");
+    // The passed-over square must be empty on the pawn's board only.
+    let pos = parse("4k3/8/8/8/8/4n3/4|P3/4K3 w - - 0 1");
+    assert!(pos.legal_moves(EpMode::Off).contains(&"e2e4".to_string()));
+    let pos = parse("4k3/8/8/8/8/4|n3/4|P3/4K3 w - - 0 1");
+    assert!(!pos.legal_moves(EpMode::Off).contains(&"e2e4".to_string()));
+}

@@ -6,6 +6,6 @@ mod piece;
 mod square;
 
 pub use bitboard::Bitboard;
-pub use moves::{Move, MoveKind, MoveList};
+pub use moves::{Move, MoveKind, MoveList, MAX_MOVES};
 pub use piece::{BoardId, Color, Piece, PieceKind};
 pub use square::Square;

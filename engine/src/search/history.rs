@@ -1,0 +1,137 @@
+//! Move-ordering statistics learned during the search. Every table is indexed by the moving
+//! piece, its destination square and its landing board, so the same square on board A and
+//! on board B are different destinations.
+
+use crate::position::Position;
+use crate::types::{Move, Piece};
+
+const MAX_HISTORY: i32 = 16_384;
+/// Cells of a destination: 2 boards x 64 squares.
+const CELLS: usize = 128;
+/// (piece, landing cell) pairs.
+const PIECE_CELLS: usize = 12 * CELLS;
+
+/// Index of a (piece, landing cell) pair.
+#[inline(always)]
+pub fn piece_cell(piece: Piece, mv: Move) -> usize {
+    piece.index() * CELLS + mv.to_board().index() * 64 + mv.to().index()
+}
+
+/// Gravity update: moves the entry towards the bonus's sign, saturating at the bounds.
+#[inline(always)]
+fn update(entry: &mut i16, bonus: i32) {
+    let bonus = bonus.clamp(-MAX_HISTORY, MAX_HISTORY);
+    let v = *entry as i32;
+    *entry = (v + bonus - v * bonus.abs() / MAX_HISTORY) as i16;
+}
+
+/// Bonus for a move that caused a cutoff at `depth`.
+pub fn bonus(depth: i32) -> i32 {
+    (depth * 300 - 250).clamp(0, 2500)
+}
+
+/// All history tables of one search thread.
+pub struct History {
+    /// Quiet history: [side][from cell][to cell] (the butterfly table).
+    butterfly: Vec<i16>,
+    /// Capture history: [piece cell][captured kind].
+    capture: Vec<i16>,
+    /// Continuation history: [previous piece cell][piece cell].
+    continuation: Vec<i16>,
+    /// Killer moves per ply.
+    pub killers: Vec<[Move; 2]>,
+}
+
+impl Default for History {
+    fn default() -> Self {
+        History {
+            butterfly: vec![0; 2 * CELLS * CELLS],
+            capture: vec![0; PIECE_CELLS * 6],
+            continuation: vec![0; PIECE_CELLS * PIECE_CELLS],
+            killers: vec![[Move::NONE; 2]; crate::search::MAX_PLY + 2],
+        }
+    }
+}
+
+#[inline(always)]
+fn butterfly_index(pos: &Position, mv: Move) -> usize {
+    let from = mv.from_board().index() * 64 + mv.from().index();
+    let to = mv.to_board().index() * 64 + mv.to().index();
+    (pos.side_to_move().index() * CELLS + from) * CELLS + to
+}
+
+impl History {
+    /// Forgets everything (new game).
+    pub fn clear(&mut self) {
+        self.butterfly.fill(0);
+        self.capture.fill(0);
+        self.continuation.fill(0);
+        self.clear_killers();
+    }
+
+    /// Forgets the killers (new search).
+    pub fn clear_killers(&mut self) {
+        self.killers.fill([Move::NONE; 2]);
+    }
+
+    /// Ordering score of a quiet move; `prev` are the (piece cell) of the moves 1 and 2 plies ago.
+    #[inline(always)]
+    pub fn quiet_score(&self, pos: &Position, mv: Move, prev: [Option<usize>; 2]) -> i32 {
+        let mut score = self.butterfly[butterfly_index(pos, mv)] as i32;
+        if let Some(piece) = pos.moved_piece(mv) {
+            let cell = piece_cell(piece, mv);
+            for p in prev.into_iter().flatten() {
+                score += self.continuation[p * PIECE_CELLS + cell] as i32;
+            }
+        }
+        score
+    }
+
+    /// Ordering score of a capture (history part).
+    #[inline(always)]
+    pub fn capture_score(&self, pos: &Position, mv: Move) -> i32 {
+        match (pos.moved_piece(mv), pos.captured_piece(mv)) {
+            (Some(p), Some(c)) => self.capture[piece_cell(p, mv) * 6 + c.kind().index()] as i32,
+            _ => 0,
+        }
+    }
+
+    /// Rewards `best` (a quiet cutoff move) and punishes the quiets tried before it.
+    pub fn reward_quiet(
+        &mut self,
+        pos: &Position,
+        best: Move,
+        tried: &[Move],
+        depth: i32,
+        ply: usize,
+        prev: [Option<usize>; 2],
+    ) {
+        let b = bonus(depth);
+        let killers = &mut self.killers[ply];
+        if killers[0] != best {
+            killers[1] = killers[0];
+            killers[0] = best;
+        }
+        for &mv in tried {
+            let sign = if mv == best { b } else { -b };
+            update(&mut self.butterfly[butterfly_index(pos, mv)], sign);
+            if let Some(piece) = pos.moved_piece(mv) {
+                let cell = piece_cell(piece, mv);
+                for p in prev.into_iter().flatten() {
+                    update(&mut self.continuation[p * PIECE_CELLS + cell], sign);
+                }
+            }
+        }
+    }
+
+    /// Rewards a capture that caused a cutoff and punishes the captures tried before it.
+    pub fn reward_capture(&mut self, pos: &Position, best: Move, tried: &[Move], depth: i32) {
+        let b = bonus(depth);
+        for &mv in tried {
+            if let (Some(p), Some(c)) = (pos.moved_piece(mv), pos.captured_piece(mv)) {
+                let sign = if mv == best { b } else { -b };
+                update(&mut self.capture[piece_cell(p, mv) * 6 + c.kind().index()], sign);
+            }
+        }
+    }
+}

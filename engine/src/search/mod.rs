@@ -1,0 +1,35 @@
+//! Search: iterative deepening principal variation search over the Alice rules, with a
+//! shared transposition table, Lazy SMP threads and time management.
+//!
+//! The entry point is [`Searcher`]: it owns the transposition table and the thread settings
+//! and runs one search at a time, reporting progress through a callback (the library never
+//! prints).
+
+mod alphabeta;
+mod history;
+mod limits;
+mod movepick;
+mod params;
+mod qsearch;
+mod report;
+mod root;
+mod see;
+mod strength;
+mod thread;
+
+pub use limits::{Clock, Limits};
+pub use movepick::MovePicker;
+pub use report::{Bound, Report, Score, SearchInfo, SearchResult};
+pub use root::{wdl, SearchOptions, Searcher};
+pub use see::see_ge;
+pub use strength::ELO_RANGE;
+pub use thread::SearchControl;
+
+/// Deepest ply the search can reach.
+pub const MAX_PLY: usize = 128;
+/// Mate score at the root (mate in `n` plies = `MATE - n`).
+pub const MATE: i32 = 32_000;
+/// Scores at or beyond this magnitude are mates.
+pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
+/// Larger than any score.
+pub const INFINITY: i32 = 32_001;

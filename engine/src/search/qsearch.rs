@@ -1,0 +1,143 @@
+//! Quiescence search: captures and promotions until the position is quiet, all evasions in
+//! check, and quiet checking moves at its first ply (including checks by pieces that land
+//! from the other board, which Alice tactics are made of).
+
+use super::movepick::MovePicker;
+use super::see::{see_ge, SEE_VALUES};
+use super::thread::Worker;
+use super::{INFINITY, MATE, MATE_BOUND, MAX_PLY};
+use crate::eval::evaluate;
+use crate::position::Position;
+use crate::tt::TtBound;
+use crate::types::{Move, MoveList};
+use crate::GenType;
+
+impl Worker<'_> {
+    /// Quiescence search; `first` marks the first ply below the main search.
+    pub(crate) fn qsearch(&mut self, pos: &Position, mut alpha: i32, beta: i32, ply: usize, first: bool) -> i32 {
+        self.pv_len[ply.min(MAX_PLY)] = 0;
+        if self.count_node_and_check_stop() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if pos.halfmove_clock() >= 100 || pos.bare_kings() {
+            return 0;
+        }
+        let in_check = pos.in_check();
+        if ply >= MAX_PLY - 1 {
+            return if in_check { 0 } else { evaluate(pos, self.shared.eval) };
+        }
+        let tt = self.shared.tt.probe(pos.key(), ply);
+        if let Some(e) = tt {
+            let cut = match e.bound {
+                TtBound::Exact => true,
+                TtBound::Lower => e.score >= beta,
+                TtBound::Upper => e.score <= alpha,
+                TtBound::None => false,
+            };
+            if cut && beta - alpha == 1 {
+                return e.score;
+            }
+        }
+        // Stand pat: the side to move may decline every capture (not when in check).
+        let static_eval = if in_check {
+            -INFINITY
+        } else {
+            tt.map(|e| e.eval).unwrap_or_else(|| evaluate(pos, self.shared.eval))
+        };
+        let mut best = static_eval;
+        if !in_check {
+            if best >= beta {
+                return best;
+            }
+            alpha = alpha.max(best);
+        }
+        let original_alpha = alpha;
+        let mut best_move = Move::NONE;
+        let mut picker = MovePicker::new_quiescence(pos, tt.map_or(Move::NONE, |e| e.mv));
+        let mut searched = 0;
+        while let Some(mv) = picker.next(pos, self.history) {
+            if !in_check {
+                // Losing captures and hopeless ones (delta pruning) are not worth searching.
+                if !see_ge(pos, mv, 0) {
+                    continue;
+                }
+                let gain = pos.captured_piece(mv).map_or(0, |p| SEE_VALUES[p.kind().index()]);
+                if mv.promotion().is_none() && static_eval + gain + self.shared.params.delta_margin <= alpha {
+                    continue;
+                }
+            }
+            searched += 1;
+            let score = self.qsearch_child(pos, mv, alpha, beta, ply);
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    best_move = mv;
+                    self.update_pv(ply, mv);
+                    if score >= beta {
+                        break;
+                    }
+                    alpha = score;
+                }
+            }
+        }
+        if in_check && searched == 0 {
+            return -MATE + ply as i32;
+        }
+        if first && !in_check && best < beta {
+            // Quiet checks at the first quiescence ply (a mate threat must not be missed).
+            let mut quiets = MoveList::new();
+            pos.generate(GenType::Quiet, &mut quiets);
+            for mv in quiets {
+                if !pos.gives_check(mv) || !see_ge(pos, mv, 0) {
+                    continue;
+                }
+                let score = self.qsearch_child(pos, mv, alpha, beta, ply);
+                if self.stopped {
+                    return 0;
+                }
+                if score > best {
+                    best = score;
+                    if score > alpha {
+                        best_move = mv;
+                        self.update_pv(ply, mv);
+                        if score >= beta {
+                            break;
+                        }
+                        alpha = score;
+                    }
+                }
+            }
+        }
+        let bound = if best >= beta {
+            TtBound::Lower
+        } else if best > original_alpha {
+            TtBound::Exact
+        } else {
+            TtBound::Upper
+        };
+        if best > -MATE_BOUND || in_check {
+            self.shared.tt.store(
+                pos.key(),
+                ply,
+                best_move,
+                best,
+                static_eval.max(-MATE_BOUND + 1),
+                0,
+                bound,
+            );
+        }
+        best
+    }
+
+    fn qsearch_child(&mut self, pos: &Position, mv: Move, alpha: i32, beta: i32, ply: usize) -> i32 {
+        let child = pos.after(mv);
+        self.keys.push(pos.key());
+        let score = -self.qsearch(&child, -beta, -alpha, ply + 1, false);
+        self.keys.pop();
+        score
+    }
+}

@@ -1,0 +1,402 @@
+//! The searcher: options, iterative deepening with aspiration windows, MultiPV, Lazy SMP
+//! threads sharing the transposition table, and progress reports.
+
+use super::history::History;
+use super::params::SearchParams;
+use super::report::{Bound, Report, Score, SearchInfo, SearchResult};
+use super::thread::{RootMove, SearchControl, Shared, Worker};
+use super::{strength, Limits, INFINITY, MATE, MATE_BOUND, MAX_PLY};
+use crate::eval::EvalParams;
+use crate::game::Game;
+use crate::time::TimeManager;
+use crate::tt::TranspositionTable;
+use crate::types::Move;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+/// Engine settings that persist between searches.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchOptions {
+    /// Search threads (Lazy SMP).
+    pub threads: usize,
+    /// Transposition table size in MB.
+    pub hash_mb: usize,
+    /// Number of principal variations reported.
+    pub multipv: usize,
+    /// Time kept in reserve per move for communication delays.
+    pub move_overhead_ms: u64,
+    /// 0..=20; below 20 the engine deliberately plays weaker moves.
+    pub skill_level: u32,
+    /// UCI_LimitStrength with UCI_Elo: a target rating (overrides `skill_level`).
+    pub limit_elo: Option<u32>,
+}
+
+impl Default for SearchOptions {
+    fn default() -> Self {
+        SearchOptions {
+            threads: 1,
+            hash_mb: 16,
+            multipv: 1,
+            move_overhead_ms: 10,
+            skill_level: 20,
+            limit_elo: None,
+        }
+    }
+}
+
+/// Runs searches; owns the transposition table and the per-thread histories.
+pub struct Searcher {
+    options: SearchOptions,
+    tt: TranspositionTable,
+    histories: Vec<History>,
+    params: SearchParams,
+    eval: EvalParams,
+}
+
+impl Searcher {
+    /// A searcher with `options`; falls back to a 1 MB table when the hash can't be had.
+    pub fn new(options: SearchOptions) -> Searcher {
+        let tt = TranspositionTable::new(options.hash_mb).unwrap_or_else(|_| TranspositionTable::new(1).expect("1 MB"));
+        let histories = (0..options.threads.max(1)).map(|_| History::default()).collect();
+        Searcher {
+            options,
+            tt,
+            histories,
+            params: SearchParams::default(),
+            eval: EvalParams::default(),
+        }
+    }
+
+    /// Current options.
+    pub fn options(&self) -> &SearchOptions {
+        &self.options
+    }
+
+    /// Changes options; on failure (e.g. hash memory not available) nothing changes.
+    pub fn set_options(&mut self, options: SearchOptions) -> Result<(), String> {
+        if options.threads == 0 || options.multipv == 0 {
+            return Err("threads and multipv must be at least 1".into());
+        }
+        if options.hash_mb != self.options.hash_mb {
+            self.tt = TranspositionTable::new(options.hash_mb)?;
+        }
+        self.histories.resize_with(options.threads, History::default);
+        self.options = options;
+        Ok(())
+    }
+
+    /// Replaces the search parameters (SPSA tuning).
+    pub fn set_params(&mut self, params: SearchParams) {
+        self.params = params;
+    }
+
+    /// Replaces the evaluation parameters (tuning experiments).
+    pub fn set_eval_params(&mut self, eval: EvalParams) {
+        self.eval = eval;
+    }
+
+    /// Forgets everything learned (new game, Clear Hash).
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        self.histories.iter_mut().for_each(History::clear);
+    }
+
+    /// Per-mille fill of the transposition table.
+    pub fn hashfull(&self) -> u32 {
+        self.tt.hashfull()
+    }
+
+    /// Searches the current position of `game` (earlier positions count for repetitions).
+    pub fn search(
+        &mut self,
+        game: &Game,
+        limits: &Limits,
+        control: &SearchControl,
+        report: &mut dyn FnMut(Report),
+    ) -> SearchResult {
+        let start = Instant::now();
+        let pos = *game.position();
+        let mut root_moves: Vec<RootMove> = pos
+            .legal_moves()
+            .into_iter()
+            .filter(|m| limits.search_moves.is_empty() || limits.search_moves.contains(m))
+            .map(|mv| RootMove {
+                mv,
+                score: -INFINITY,
+                previous_score: -INFINITY,
+                pv: vec![mv],
+                seldepth: 0,
+            })
+            .collect();
+        if root_moves.is_empty() {
+            let score = if pos.in_check() && pos.count_legal() == 0 {
+                Score::Mate(0)
+            } else {
+                Score::Cp(0)
+            };
+            report(Report::Info(SearchInfo {
+                depth: 0,
+                seldepth: 0,
+                multipv: 1,
+                score,
+                bound: Bound::Exact,
+                wdl: wdl(score),
+                nodes: 0,
+                nps: 0,
+                hashfull: self.tt.hashfull(),
+                time_ms: 0,
+                pv: Vec::new(),
+            }));
+            return SearchResult {
+                best: None,
+                ponder: None,
+                score,
+                depth: 0,
+                nodes: 0,
+            };
+        }
+        let skill = strength::Skill::from_options(&self.options);
+        let multipv = self.options.multipv.max(skill.multipv()).min(root_moves.len());
+        let mut limits = limits.clone();
+        if let Some(d) = skill.depth_cap() {
+            limits.depth = Some(limits.depth.map_or(d, |x| x.min(d)));
+        }
+        self.tt.new_search();
+        let game_keys = game.history_keys();
+        let time = TimeManager::new(
+            &limits,
+            pos.side_to_move(),
+            Duration::from_millis(self.options.move_overhead_ms),
+            start,
+        );
+        let threads = self.options.threads.max(1);
+        let shared = Shared {
+            tt: &self.tt,
+            control,
+            abort: AtomicBool::new(false),
+            nodes: (0..threads).map(|_| AtomicU64::new(0)).collect(),
+            limits: &limits,
+            time,
+            params: &self.params,
+            eval: &self.eval,
+            threads,
+        };
+        let (main_history, helper_histories) = self.histories.split_first_mut().expect("at least one history");
+        let mut main = Worker::new(0, &shared, main_history, &game_keys, root_moves.clone(), Some(report));
+        let result = std::thread::scope(|scope| {
+            for (i, history) in helper_histories.iter_mut().enumerate().take(threads - 1) {
+                let shared = &shared;
+                let keys = &game_keys;
+                let moves = root_moves.clone();
+                std::thread::Builder::new()
+                    .stack_size(16 << 20)
+                    .spawn_scoped(scope, move || {
+                        let mut worker = Worker::new(i + 1, shared, history, keys, moves, None);
+                        worker.iterate(&pos, 1);
+                    })
+                    .expect("spawn search thread");
+            }
+            let result = main.iterate(&pos, multipv);
+            shared.abort.store(true, Ordering::SeqCst);
+            result
+        });
+        root_moves = main.root_moves;
+        let best = skill.pick(&root_moves[..multipv.min(root_moves.len())], pos.key());
+        let ponder = if best == root_moves[0].mv {
+            root_moves[0].pv.get(1).copied()
+        } else {
+            None
+        };
+        SearchResult {
+            best: Some(best),
+            ponder,
+            score: result.0,
+            depth: result.1,
+            nodes: shared.total_nodes(),
+        }
+    }
+}
+
+/// Win/draw/loss per mille for a score (a logistic model; mates are certain).
+pub fn wdl(score: Score) -> (u32, u32, u32) {
+    match score {
+        Score::Mate(n) if n > 0 => (1000, 0, 0),
+        Score::Mate(_) => (0, 0, 1000),
+        Score::Cp(cp) => {
+            let f = |x: f64| 1000.0 / (1.0 + (-(x - 160.0) / 65.0).exp());
+            let w = f(cp as f64).round() as u32;
+            let l = f(-cp as f64).round() as u32;
+            (w, 1000 - w - l, l)
+        }
+    }
+}
+
+impl Worker<'_> {
+    /// Iterative deepening; returns (score, depth) of the last completed iteration.
+    pub(crate) fn iterate(&mut self, pos: &crate::position::Position, multipv: usize) -> (Score, u32) {
+        let limits = self.shared.limits;
+        let max_depth = limits
+            .depth
+            .map_or(MAX_PLY as i32 - 4, |d| (d as i32).clamp(1, MAX_PLY as i32 - 4));
+        let mut completed = (Score::Cp(0), 0);
+        let mut stable_iterations = 0;
+        let mut last_best = Move::NONE;
+        let mut last_score = 0;
+        // Helper threads start at staggered depths so they search different trees.
+        let first_depth = 1 + (self.id % 2) as i32;
+        for depth in first_depth..=max_depth {
+            self.root_depth = depth;
+            for r in &mut self.root_moves {
+                r.previous_score = r.score;
+            }
+            for pv_index in 0..multipv {
+                self.pv_index = pv_index;
+                self.seldepth = 0;
+                self.aspiration(pos, depth);
+                if self.stopped {
+                    break;
+                }
+                self.root_moves[pv_index..].sort_by_key(|r| std::cmp::Reverse(r.score));
+                if self.id == 0 {
+                    for i in 0..=pv_index {
+                        let info = self.info(depth, i, Bound::Exact);
+                        self.emit(Report::Info(info));
+                    }
+                }
+            }
+            if self.stopped {
+                break;
+            }
+            let best = &self.root_moves[0];
+            completed = (Score::from_internal(best.score), depth as u32);
+            if self.id != 0 {
+                continue;
+            }
+            // Stop conditions of the main thread.
+            if let Some(mate) = limits.mate {
+                if best.score >= MATE_BOUND && (MATE - best.score + 1) / 2 <= mate as i32 {
+                    break;
+                }
+            }
+            if best.mv == last_best {
+                stable_iterations += 1;
+            } else {
+                stable_iterations = 0;
+            }
+            // Think longer when the best move changes or the score drops; less when stable.
+            let stability = 1.4 - 0.1 * stable_iterations.min(6) as f64;
+            let drop = if depth > 1 && best.score < last_score - 30 {
+                1.3
+            } else {
+                1.0
+            };
+            last_best = best.mv;
+            last_score = best.score;
+            if self
+                .shared
+                .time
+                .soft_limit_reached(self.shared.control, stability * drop)
+            {
+                break;
+            }
+            if self.shared.control.is_stopped() {
+                break;
+            }
+        }
+        self.flush_nodes();
+        completed
+    }
+
+    /// One iteration for one PV line with an aspiration window around the last score.
+    fn aspiration(&mut self, pos: &crate::position::Position, depth: i32) {
+        let previous = self.root_moves[self.pv_index].score;
+        let mut delta = self.shared.params.aspiration;
+        let (mut alpha, mut beta) = if depth >= 4 && previous.abs() < MATE_BOUND {
+            (previous - delta, previous + delta)
+        } else {
+            (-INFINITY, INFINITY)
+        };
+        loop {
+            let score = self.search(pos, alpha, beta, depth, 0, false);
+            if self.stopped {
+                return;
+            }
+            self.root_moves[self.pv_index..].sort_by_key(|r| std::cmp::Reverse(r.score));
+            let slow = self.shared.time.elapsed() > Duration::from_secs(3);
+            if score <= alpha {
+                if self.id == 0 && slow {
+                    let info = self.info(depth, self.pv_index, Bound::Upper);
+                    self.emit(Report::Info(info));
+                }
+                beta = (alpha + beta) / 2;
+                alpha = (score - delta).max(-INFINITY);
+            } else if score >= beta {
+                if self.id == 0 && slow {
+                    let info = self.info(depth, self.pv_index, Bound::Lower);
+                    self.emit(Report::Info(info));
+                }
+                beta = (score + delta).min(INFINITY);
+            } else {
+                return;
+            }
+            delta += delta / 2;
+        }
+    }
+
+    /// Records a root move's result (PV from the child) or marks it as not better.
+    pub(crate) fn record_root_score(&mut self, mv: Move, score: i32, alpha: i32, _ply: usize) {
+        let first = self.root_moves[self.pv_index].mv == mv;
+        let child_pv: Vec<Move> = self.pv[1][..self.pv_len[1]].to_vec();
+        let seldepth = self.seldepth as u32;
+        if let Some(rm) = self.root_moves.iter_mut().find(|r| r.mv == mv) {
+            if first || score > alpha {
+                rm.score = score;
+                rm.seldepth = seldepth;
+                rm.pv = std::iter::once(mv).chain(child_pv).collect();
+            } else {
+                rm.score = -INFINITY;
+            }
+        }
+    }
+
+    /// Sends `currmove` after the first second of the search.
+    pub(crate) fn report_currmove(&mut self, mv: Move, number: i32) {
+        if self.shared.time.elapsed() >= Duration::from_secs(1) {
+            let depth = self.root_depth as u32;
+            self.emit(Report::CurrMove {
+                depth,
+                mv,
+                number: number as u32 + self.pv_index as u32,
+            });
+        }
+    }
+
+    fn emit(&mut self, report: Report) {
+        if let Some(sink) = self.reporter.as_mut() {
+            sink(report);
+        }
+    }
+
+    fn info(&self, depth: i32, index: usize, bound: Bound) -> SearchInfo {
+        let rm = &self.root_moves[index];
+        let updated = rm.score != -INFINITY;
+        let raw = if updated { rm.score } else { rm.previous_score };
+        let score = Score::from_internal(raw.clamp(-MATE, MATE));
+        let nodes = self.shared.total_nodes().max(self.nodes);
+        let elapsed = self.shared.time.elapsed();
+        let ms = elapsed.as_millis() as u64;
+        SearchInfo {
+            depth: depth as u32,
+            seldepth: rm.seldepth.max(depth as u32),
+            multipv: index as u32 + 1,
+            score,
+            bound,
+            wdl: wdl(score),
+            nodes,
+            nps: (nodes as f64 / elapsed.as_secs_f64().max(1e-3)) as u64,
+            hashfull: self.shared.tt.hashfull(),
+            time_ms: ms,
+            pv: rm.pv.clone(),
+        }
+    }
+}

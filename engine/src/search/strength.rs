@@ -1,0 +1,79 @@
+//! Weaker play for human opponents: `Skill Level` and `UCI_LimitStrength`/`UCI_Elo`.
+//!
+//! A weakened engine searches shallower and then picks, among its best few root moves, one
+//! that is worse by a random amount that grows as the level drops.
+
+use super::root::SearchOptions;
+use super::thread::RootMove;
+use crate::types::Move;
+
+/// Lowest and highest `UCI_Elo` accepted.
+pub const ELO_RANGE: (u32, u32) = (600, 2800);
+
+/// The playing level of one search.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Skill {
+    /// 0..=20; 20 = full strength.
+    level: u32,
+}
+
+impl Skill {
+    pub fn from_options(options: &SearchOptions) -> Skill {
+        let level = match options.limit_elo {
+            Some(elo) => {
+                let (lo, hi) = ELO_RANGE;
+                (elo.clamp(lo, hi) - lo) * 20 / (hi - lo)
+            }
+            None => options.skill_level.min(20),
+        };
+        Skill { level }
+    }
+
+    fn enabled(self) -> bool {
+        self.level < 20
+    }
+
+    /// Lines to search so there is a choice of moves.
+    pub fn multipv(self) -> usize {
+        if self.enabled() {
+            4
+        } else {
+            1
+        }
+    }
+
+    /// Depth cap for weak levels.
+    pub fn depth_cap(self) -> Option<u32> {
+        self.enabled().then_some(1 + self.level / 2 * 2)
+    }
+
+    /// Chooses the move to play among the sorted best lines.
+    pub fn pick(self, lines: &[RootMove], seed: u64) -> Move {
+        if !self.enabled() || lines.len() < 2 {
+            return lines[0].mv;
+        }
+        let mut rng = seed
+            ^ 0x9E37_79B9_7F4A_7C15
+            ^ std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos() as u64);
+        let mut next = || {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            rng
+        };
+        let top = lines[0].score;
+        let weakness = 120 - 2 * self.level as i32;
+        let spread = (top - lines[lines.len() - 1].score.max(top - 100)).min(100);
+        let mut best = (i32::MIN, lines[0].mv);
+        for line in lines.iter().filter(|l| l.score > -super::MATE) {
+            let push = (weakness * (top - line.score) + spread * (next() % weakness as u64) as i32) / 128;
+            let value = line.score + push;
+            if value > best.0 {
+                best = (value, line.mv);
+            }
+        }
+        best.1
+    }
+}

@@ -1,0 +1,220 @@
+//! Per-thread search state and what all threads share.
+
+use super::history::History;
+use super::params::SearchParams;
+use super::{Limits, MAX_PLY};
+use crate::eval::EvalParams;
+use crate::time::TimeManager;
+use crate::tt::TranspositionTable;
+use crate::types::Move;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+/// Flags the caller uses to steer a running search.
+#[derive(Debug, Default)]
+pub struct SearchControl {
+    stop: AtomicBool,
+    pondering: AtomicBool,
+}
+
+impl SearchControl {
+    /// Fresh flags (not stopped, not pondering).
+    pub fn new() -> SearchControl {
+        SearchControl::default()
+    }
+
+    /// Asks the search to stop as soon as possible.
+    pub fn stop(&self) {
+        self.stop.store(true, Ordering::SeqCst);
+    }
+
+    /// The opponent played the pondered move: time limits apply from now on.
+    pub fn ponderhit(&self) {
+        self.pondering.store(false, Ordering::SeqCst);
+    }
+
+    /// True after `stop`.
+    pub fn is_stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+
+    /// True while pondering (before `ponderhit`).
+    pub fn is_pondering(&self) -> bool {
+        self.pondering.load(Ordering::Relaxed)
+    }
+
+    /// Resets the flags before a new search.
+    pub fn reset(&self, pondering: bool) {
+        self.stop.store(false, Ordering::SeqCst);
+        self.pondering.store(pondering, Ordering::SeqCst);
+    }
+}
+
+/// State shared by the threads of one search.
+pub(crate) struct Shared<'a> {
+    pub tt: &'a TranspositionTable,
+    pub control: &'a SearchControl,
+    /// Set when the search must end (limits reached, main thread done, or external stop).
+    pub abort: AtomicBool,
+    pub nodes: Vec<AtomicU64>,
+    pub limits: &'a Limits,
+    pub time: TimeManager,
+    pub params: &'a SearchParams,
+    pub eval: &'a EvalParams,
+    pub threads: usize,
+}
+
+impl Shared<'_> {
+    pub fn total_nodes(&self) -> u64 {
+        self.nodes.iter().map(|n| n.load(Ordering::Relaxed)).sum()
+    }
+}
+
+/// One root move with its last score and principal variation.
+#[derive(Clone, Debug)]
+pub(crate) struct RootMove {
+    pub mv: Move,
+    pub score: i32,
+    pub previous_score: i32,
+    pub pv: Vec<Move>,
+    pub seldepth: u32,
+}
+
+/// Per-ply search stack entry.
+#[derive(Clone, Copy, Default)]
+pub(crate) struct StackEntry {
+    pub static_eval: i32,
+    /// (piece, landing cell) of the move made at this ply, for continuation history.
+    pub moved: Option<usize>,
+}
+
+/// A search thread's own state.
+pub(crate) struct Worker<'a> {
+    pub id: usize,
+    pub shared: &'a Shared<'a>,
+    pub history: &'a mut History,
+    pub stack: Vec<StackEntry>,
+    /// Keys of the game's earlier positions followed by the current search path.
+    pub keys: Vec<u64>,
+    /// Index in `keys` of the root position.
+    pub root_index: usize,
+    pub pv: Vec<[Move; MAX_PLY + 1]>,
+    pub pv_len: [usize; MAX_PLY + 1],
+    pub nodes: u64,
+    pub seldepth: usize,
+    pub root_moves: Vec<RootMove>,
+    pub pv_index: usize,
+    pub root_depth: i32,
+    pub stopped: bool,
+    /// Where progress goes (the main thread only).
+    pub reporter: Option<&'a mut dyn FnMut(super::Report)>,
+}
+
+impl<'a> Worker<'a> {
+    pub fn new(
+        id: usize,
+        shared: &'a Shared<'a>,
+        history: &'a mut History,
+        game_keys: &[u64],
+        root_moves: Vec<RootMove>,
+        reporter: Option<&'a mut dyn FnMut(super::Report)>,
+    ) -> Self {
+        Worker {
+            id,
+            shared,
+            history,
+            stack: vec![StackEntry::default(); MAX_PLY + 8],
+            keys: game_keys.to_vec(),
+            root_index: game_keys.len(),
+            pv: vec![[Move::NONE; MAX_PLY + 1]; MAX_PLY + 1],
+            pv_len: [0; MAX_PLY + 1],
+            nodes: 0,
+            seldepth: 0,
+            root_moves,
+            pv_index: 0,
+            root_depth: 0,
+            stopped: false,
+            reporter,
+        }
+    }
+
+    /// Counts a node and checks the limits every so often; true when the search must stop.
+    #[inline(always)]
+    pub fn count_node_and_check_stop(&mut self) -> bool {
+        self.nodes += 1;
+        if let Some(limit) = self.shared.limits.nodes {
+            // With one thread this is exact, so `go nodes` is deterministic.
+            let total = if self.shared.threads == 1 {
+                self.nodes
+            } else {
+                self.shared.total_nodes() + (self.nodes & 1023)
+            };
+            if total >= limit {
+                self.shared.abort.store(true, Ordering::Relaxed);
+            }
+        }
+        if self.nodes & 1023 == 0 {
+            self.shared.nodes[self.id].store(self.nodes, Ordering::Relaxed);
+            if self.id == 0 && self.shared.time.hard_limit_reached(self.shared.control) {
+                self.shared.abort.store(true, Ordering::Relaxed);
+            }
+            if self.shared.control.is_stopped() {
+                self.shared.abort.store(true, Ordering::Relaxed);
+            }
+        }
+        if self.shared.abort.load(Ordering::Relaxed) {
+            self.stopped = true;
+        }
+        self.stopped
+    }
+
+    /// Publishes the node count.
+    pub fn flush_nodes(&self) {
+        self.shared.nodes[self.id].store(self.nodes, Ordering::Relaxed);
+    }
+
+    /// Repetition: twofold inside the search path, threefold with the game history.
+    pub fn is_repetition(&self, key: u64, halfmove: u16) -> bool {
+        let n = self.keys.len();
+        let reach = (halfmove as usize).min(n);
+        let mut earlier = 0;
+        let mut d = 4;
+        while d <= reach {
+            let i = n - d;
+            if self.keys[i] == key {
+                if i >= self.root_index {
+                    return true;
+                }
+                earlier += 1;
+                if earlier >= 2 {
+                    return true;
+                }
+            }
+            d += 2;
+        }
+        false
+    }
+
+    /// Continuation-history context: moves 1 and 2 plies before `ply`.
+    #[inline(always)]
+    pub fn prev_moves(&self, ply: usize) -> [Option<usize>; 2] {
+        let get = |back: usize| {
+            if ply >= back {
+                self.stack[ply - back].moved
+            } else {
+                None
+            }
+        };
+        [get(1), get(2)]
+    }
+
+    pub fn update_pv(&mut self, ply: usize, mv: Move) {
+        let child_len = if ply < MAX_PLY { self.pv_len[ply + 1] } else { 0 };
+        self.pv[ply][0] = mv;
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        let len = child_len.min(MAX_PLY);
+        if ply < MAX_PLY {
+            head[ply][1..=len].copy_from_slice(&tail[0][..len]);
+        }
+        self.pv_len[ply] = len + 1;
+    }
+}

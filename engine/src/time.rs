@@ -1,0 +1,110 @@
+//! Time management: a soft limit (don't start another iteration) scaled by how settled the
+//! search is, and a hard limit (abort now), both derived from the clock or a fixed time.
+
+use crate::search::{Limits, SearchControl};
+use crate::types::Color;
+use std::time::{Duration, Instant};
+
+/// Time limits of one search.
+#[derive(Clone, Debug)]
+pub struct TimeManager {
+    start: Instant,
+    soft: Option<Duration>,
+    hard: Option<Duration>,
+}
+
+impl TimeManager {
+    /// Limits for `side` to move under `limits`, keeping `overhead` in reserve per move.
+    pub fn new(limits: &Limits, side: Color, overhead: Duration, start: Instant) -> TimeManager {
+        let mut soft = None;
+        let mut hard = None;
+        if let Some(mt) = limits.movetime {
+            let t = mt.saturating_sub(overhead).max(Duration::from_millis(1));
+            soft = Some(t);
+            hard = Some(t);
+        }
+        if let Some(clock) = &limits.clock {
+            if let Some(time) = clock.time[side.index()] {
+                let inc = clock.inc[side.index()];
+                // Keep the overhead and a safety margin; never plan with more than remains.
+                let usable = time.saturating_sub(overhead).saturating_sub(Duration::from_millis(5));
+                let moves_left = clock.moves_to_go.unwrap_or(30).clamp(1, 50);
+                let base = usable / moves_left + inc * 3 / 4;
+                let s = base.mul_f64(0.6).min(usable / 2);
+                let h = (base * 3).min(usable.mul_f64(if moves_left == 1 { 0.9 } else { 0.6 }));
+                soft = Some(soft.map_or(s, |x: Duration| x.min(s)).max(Duration::from_millis(1)));
+                hard = Some(hard.map_or(h, |x: Duration| x.min(h)).max(Duration::from_millis(1)));
+            }
+        }
+        TimeManager { start, soft, hard }
+    }
+
+    /// Time since the search started.
+    pub fn elapsed(&self) -> Duration {
+        self.start.elapsed()
+    }
+
+    /// True when the hard limit has passed (never while pondering).
+    pub fn hard_limit_reached(&self, control: &SearchControl) -> bool {
+        !control.is_pondering() && self.hard.is_some_and(|h| self.elapsed() >= h)
+    }
+
+    /// True when no new iteration should start: the soft limit scaled by `scale` has passed.
+    /// `scale` grows when the best move changes or the score drops and shrinks when stable.
+    pub fn soft_limit_reached(&self, control: &SearchControl, scale: f64) -> bool {
+        if control.is_pondering() {
+            return false;
+        }
+        match (self.soft, self.hard) {
+            (Some(s), Some(h)) => self.elapsed() >= s.mul_f64(scale).min(h),
+            _ => false,
+        }
+    }
+
+    /// True when the search has a time limit.
+    pub fn is_timed(&self) -> bool {
+        self.hard.is_some()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::Clock;
+
+    fn manager(time_ms: u64, inc_ms: u64, mtg: Option<u32>) -> TimeManager {
+        let limits = Limits {
+            clock: Some(Clock {
+                time: [
+                    Some(Duration::from_millis(time_ms)),
+                    Some(Duration::from_millis(time_ms)),
+                ],
+                inc: [Duration::from_millis(inc_ms); 2],
+                moves_to_go: mtg,
+            }),
+            ..Limits::default()
+        };
+        TimeManager::new(&limits, Color::White, Duration::from_millis(10), Instant::now())
+    }
+
+    #[test]
+    fn hard_limit_never_exceeds_remaining_time() {
+        for (t, inc, mtg) in [
+            (1000, 10, None),
+            (50, 0, None),
+            (10_000, 100, Some(1)),
+            (20, 1000, Some(3)),
+        ] {
+            let m = manager(t, inc, mtg);
+            assert!(m.hard.unwrap() <= Duration::from_millis(t), "{t} {inc} {mtg:?}");
+            assert!(m.soft.unwrap() <= m.hard.unwrap().max(m.soft.unwrap()));
+        }
+    }
+
+    #[test]
+    fn movetime_keeps_overhead() {
+        let limits = Limits::movetime(Duration::from_millis(500));
+        let m = TimeManager::new(&limits, Color::Black, Duration::from_millis(30), Instant::now());
+        assert_eq!(m.hard, Some(Duration::from_millis(470)));
+    }
+}

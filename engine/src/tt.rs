@@ -1,0 +1,287 @@
+//! Transposition table shared by all search threads without locks.
+//!
+//! Each entry is two atomic words: `key ^ data` and `data`. A reader accepts an entry only
+//! when the two words still combine to its key, so a torn write (two threads storing at
+//! once) is seen as a miss instead of as wrong data. Moves read from the table are checked
+//! with `Position::is_legal` before use anyway.
+
+use crate::search::{MATE_BOUND, MAX_PLY};
+use crate::types::Move;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Kind of bound a stored score is.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum TtBound {
+    /// No entry.
+    None = 0,
+    /// The score is an upper bound (fail low).
+    Upper = 1,
+    /// The score is a lower bound (fail high).
+    Lower = 2,
+    /// Exact score.
+    Exact = 3,
+}
+
+/// A decoded table entry.
+#[derive(Copy, Clone, Debug)]
+pub struct TtEntry {
+    /// Best or refutation move (unchecked: may be illegal after a collision).
+    pub mv: Move,
+    /// Score, already converted to be relative to the probing node.
+    pub score: i32,
+    /// Static evaluation of the position.
+    pub eval: i32,
+    /// Search depth of the stored result.
+    pub depth: i32,
+    /// Bound kind.
+    pub bound: TtBound,
+}
+
+const ENTRIES_PER_BUCKET: usize = 4;
+
+#[derive(Default)]
+struct Slot {
+    check: AtomicU64,
+    data: AtomicU64,
+}
+
+/// Packs an entry: move 21 bits, score 16, eval 16, depth 6, bound 2, age 3.
+fn pack(mv: Move, score: i32, eval: i32, depth: i32, bound: TtBound, age: u8) -> u64 {
+    (mv.raw() as u64 & 0x1F_FFFF)
+        | ((score as i16 as u16 as u64) << 21)
+        | ((eval as i16 as u16 as u64) << 37)
+        | ((depth.clamp(0, 63) as u64) << 53)
+        | ((bound as u64) << 59)
+        | ((age as u64 & 7) << 61)
+}
+
+fn unpack(data: u64) -> (Move, i32, i32, i32, TtBound, u8) {
+    let bound = match (data >> 59) & 3 {
+        1 => TtBound::Upper,
+        2 => TtBound::Lower,
+        3 => TtBound::Exact,
+        _ => TtBound::None,
+    };
+    (
+        Move::from_raw((data & 0x1F_FFFF) as u32),
+        ((data >> 21) & 0xFFFF) as u16 as i16 as i32,
+        ((data >> 37) & 0xFFFF) as u16 as i16 as i32,
+        ((data >> 53) & 63) as i32,
+        bound,
+        ((data >> 61) & 7) as u8,
+    )
+}
+
+/// Mate scores are stored relative to the node (distance from it), not to the root.
+fn score_to_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score + ply as i32
+    } else if score <= -MATE_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+fn score_from_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score - ply as i32
+    } else if score <= -MATE_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+/// The shared transposition table.
+pub struct TranspositionTable {
+    slots: Vec<Slot>,
+    buckets: usize,
+    age: AtomicU64,
+}
+
+impl TranspositionTable {
+    /// A table of `mb` megabytes (at least one bucket). Fails instead of aborting when the
+    /// memory cannot be had.
+    pub fn new(mb: usize) -> Result<TranspositionTable, String> {
+        let bytes = mb.max(1).checked_mul(1 << 20).ok_or("hash size overflows")?;
+        let buckets = (bytes / (16 * ENTRIES_PER_BUCKET)).max(1);
+        let len = buckets * ENTRIES_PER_BUCKET;
+        let mut slots = Vec::new();
+        slots
+            .try_reserve_exact(len)
+            .map_err(|_| format!("cannot allocate {mb} MB for the hash table"))?;
+        slots.resize_with(len, Slot::default);
+        Ok(TranspositionTable {
+            slots,
+            buckets,
+            age: AtomicU64::new(0),
+        })
+    }
+
+    /// Size in megabytes.
+    pub fn size_mb(&self) -> usize {
+        (self.slots.len() * 16) >> 20
+    }
+
+    /// Empties the table.
+    pub fn clear(&mut self) {
+        for slot in &mut self.slots {
+            *slot.check.get_mut() = 0;
+            *slot.data.get_mut() = 0;
+        }
+        self.age.store(0, Ordering::Relaxed);
+    }
+
+    /// Starts a new search generation (older entries become preferred victims).
+    pub fn new_search(&self) {
+        self.age.fetch_add(1, Ordering::Relaxed);
+    }
+
+    fn current_age(&self) -> u8 {
+        (self.age.load(Ordering::Relaxed) & 7) as u8
+    }
+
+    #[inline(always)]
+    fn bucket(&self, key: u64) -> &[Slot] {
+        let index = ((key as u128 * self.buckets as u128) >> 64) as usize;
+        &self.slots[index * ENTRIES_PER_BUCKET..(index + 1) * ENTRIES_PER_BUCKET]
+    }
+
+    /// Hints the CPU to load the bucket of `key`.
+    #[inline(always)]
+    pub fn prefetch(&self, key: u64) {
+        let _ = self.bucket(key)[0].data.load(Ordering::Relaxed);
+    }
+
+    /// Looks up `key` at distance `ply` from the root.
+    pub fn probe(&self, key: u64, ply: usize) -> Option<TtEntry> {
+        for slot in self.bucket(key) {
+            let data = slot.data.load(Ordering::Relaxed);
+            if slot.check.load(Ordering::Relaxed) ^ data == key && data != 0 {
+                let (mv, score, eval, depth, bound, _) = unpack(data);
+                if bound == TtBound::None {
+                    return None;
+                }
+                return Some(TtEntry {
+                    mv,
+                    score: score_from_tt(score, ply),
+                    eval,
+                    depth,
+                    bound,
+                });
+            }
+        }
+        None
+    }
+
+    /// Stores a result. Replaces the same position's entry (keeping its move when the new
+    /// result has none), else the entry of least value (shallow and old).
+    #[allow(clippy::too_many_arguments)]
+    pub fn store(&self, key: u64, ply: usize, mv: Move, score: i32, eval: i32, depth: i32, bound: TtBound) {
+        debug_assert!(ply <= MAX_PLY);
+        let age = self.current_age();
+        let bucket = self.bucket(key);
+        let mut victim = 0;
+        let mut worst = i32::MAX;
+        for (i, slot) in bucket.iter().enumerate() {
+            let data = slot.data.load(Ordering::Relaxed);
+            let check = slot.check.load(Ordering::Relaxed);
+            if check ^ data == key || data == 0 {
+                victim = i;
+                if check ^ data == key {
+                    let (old_mv, _, _, old_depth, old_bound, _) = unpack(data);
+                    // Keep a deeper exact result of the same position unless this one is exact.
+                    if bound != TtBound::Exact && old_depth > depth + 3 && old_bound == TtBound::Exact {
+                        return;
+                    }
+                    let mv = if mv.is_none() { old_mv } else { mv };
+                    self.write(slot, key, mv, score, eval, depth, bound, ply, age);
+                    return;
+                }
+                break;
+            }
+            let (_, _, _, d, _, a) = unpack(data);
+            let age_gap = (age.wrapping_sub(a) & 7) as i32;
+            let value = d - 8 * age_gap;
+            if value < worst {
+                worst = value;
+                victim = i;
+            }
+        }
+        self.write(&bucket[victim], key, mv, score, eval, depth, bound, ply, age);
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn write(
+        &self,
+        slot: &Slot,
+        key: u64,
+        mv: Move,
+        score: i32,
+        eval: i32,
+        depth: i32,
+        bound: TtBound,
+        ply: usize,
+        age: u8,
+    ) {
+        let data = pack(mv, score_to_tt(score, ply), eval, depth, bound, age);
+        slot.data.store(data, Ordering::Relaxed);
+        slot.check.store(key ^ data, Ordering::Relaxed);
+    }
+
+    /// Per-mille fill of the table among the first 1000 entries, counting this generation.
+    pub fn hashfull(&self) -> u32 {
+        let age = self.current_age();
+        self.slots
+            .iter()
+            .take(1000)
+            .filter(|s| {
+                let data = s.data.load(Ordering::Relaxed);
+                data != 0 && unpack(data).5 == age
+            })
+            .count() as u32
+            * 1000
+            / self.slots.len().min(1000) as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::MATE;
+    use crate::types::{BoardId, MoveKind, Square};
+
+    #[test]
+    fn store_and_probe_round_trip_with_mate_adjustment() {
+        let tt = TranspositionTable::new(1).unwrap();
+        let mv = Move::new(
+            Square::new(12),
+            BoardId::A,
+            Square::new(28),
+            BoardId::B,
+            MoveKind::DoublePush,
+            false,
+        );
+        tt.store(0xDEAD_BEEF, 3, mv, MATE - 10, -50, 7, TtBound::Exact);
+        let e = tt.probe(0xDEAD_BEEF, 5).unwrap();
+        assert_eq!(e.mv, mv);
+        assert_eq!(e.score, MATE - 12, "mate distance is re-based to the probing ply");
+        assert_eq!((e.eval, e.depth, e.bound), (-50, 7, TtBound::Exact));
+        assert!(tt.probe(0xDEAD_BEF0, 5).is_none());
+    }
+
+    #[test]
+    fn negative_scores_survive_packing() {
+        let tt = TranspositionTable::new(1).unwrap();
+        tt.store(42, 0, Move::NONE, -1234, 777, 0, TtBound::Upper);
+        let e = tt.probe(42, 0).unwrap();
+        assert_eq!((e.score, e.eval, e.bound), (-1234, 777, TtBound::Upper));
+    }
+
+    #[test]
+    fn huge_allocation_fails_cleanly() {
+        assert!(TranspositionTable::new(usize::MAX / 2).is_err());
+    }
+}
