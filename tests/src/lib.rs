@@ -2,3 +2,4 @@
 
 pub mod data;
 pub mod reference;
+pub mod rules_check;

@@ -153,7 +153,7 @@ impl Worker<'_> {
             if !root && best_score > -MATE_BOUND && !gives_check {
                 if quiet {
                     // Late move pruning: enough quiet moves tried at low depth.
-                    if depth <= 8 && moves_searched >= params.lmp_count(depth, improving) {
+                    if depth <= 8 && !in_check && moves_searched >= params.lmp_count(depth, improving) {
                         picker.skip_quiets();
                         continue;
                     }

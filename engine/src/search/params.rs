@@ -48,7 +48,7 @@ impl Default for SearchParams {
             fp_base: 100,
             fp_per_depth: 90,
             fp_depth: 8,
-            lmp_base: 3,
+            lmp_base: 4,
             see_quiet: 60,
             see_noisy: 25,
             lmr_base: 75,
@@ -73,7 +73,7 @@ impl SearchParams {
         if improving {
             n
         } else {
-            n / 2
+            n * 2 / 3
         }
     }
 }

@@ -256,7 +256,8 @@ impl Worker<'_> {
                 if self.stopped {
                     break;
                 }
-                self.root_moves[pv_index..].sort_by_key(|r| std::cmp::Reverse(r.score));
+                // Lines found so far are shown best first (a later line may beat an earlier one).
+                self.root_moves[..=pv_index].sort_by_key(|r| std::cmp::Reverse(r.score));
                 if self.id == 0 {
                     for i in 0..=pv_index {
                         let info = self.info(depth, i, Bound::Exact);

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Builds the release binary and prints the benchmark figures: perft speed (single- and
+# multi-threaded, start position depth 6) and the search bench (nodes, nodes/second).
+set -euo pipefail
+cd "$(dirname "$0")"
+cargo build --release -p vorpal >&2
+bin=target/release/vorpal
+threads=$(nproc)
+echo "== perft 6, start position, 1 thread"
+"$bin" perft 6 --threads 1 | tail -n 3
+echo "== perft 6, start position, $threads threads"
+"$bin" perft 6 --threads "$threads" | tail -n 3
+echo "== search bench (1 thread, fixed depth)"
+"$bin" bench 2>/dev/null

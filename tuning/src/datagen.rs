@@ -1,0 +1,542 @@
+//! Self-play data generation for evaluation tuning.
+//!
+//! Every worker thread owns a [`Searcher`] (one search thread, a small hash) and plays whole
+//! games: a few random opening plies chosen by a generator seeded from the game's index, then
+//! moves searched to a fixed node count or depth. Games end by the rules
+//! ([`vorpal_engine::game::outcome`]) or by adjudication (resign when the score stays beyond a
+//! bound, draw when it stays near zero late in the game, or a ply cap), so games stay short.
+//!
+//! Each kept position becomes one line of the output:
+//!
+//! ```text
+//! <pipe FEN> | <search score in cp, White's view> | <result 1.0 / 0.5 / 0.0, White's view>
+//! ```
+//!
+//! Positions are left out while still in the opening (random plies plus `skip_plies`), when the
+//! side to move is in check, when the best move is a capture or promotion, when the score is a
+//! mate, and when the search did not finish one iteration: the tuner wants quiet positions whose
+//! static evaluation should predict the result.
+//!
+//! Output is streamed: a game's lines are written (and flushed) as soon as the game ends, so
+//! memory stays bounded by the games in flight. A sidecar `<out>.progress` records every
+//! finished game (index, byte offset of the data file after it, positions, result) under a
+//! header naming the settings that shape the games. A game's moves depend only on the settings
+//! and its index, so rerunning with the same `--out` skips the recorded games and plays the
+//! rest; a partial game written by an interrupted run is cut off first.
+
+use rand::rngs::StdRng;
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+use std::collections::HashSet;
+use std::fs::{File, OpenOptions};
+use std::io::{self, BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+use vorpal_engine::game::{Game, GameResult};
+use vorpal_engine::search::{Limits, Score, SearchControl, SearchOptions, Searcher};
+use vorpal_engine::{Move, Position};
+
+/// First line of a progress sidecar.
+const PROGRESS_MAGIC: &str = "# vorpal-datagen progress v1";
+
+/// Settings of a data generation run.
+#[derive(Clone, Debug)]
+pub struct DatagenConfig {
+    /// Data file (appended to); the sidecar is `<out>.progress`.
+    pub out: PathBuf,
+    /// Total number of games wanted (games already recorded count towards it).
+    pub games: u64,
+    /// Worker threads, each playing its own games with a one-thread searcher.
+    pub threads: usize,
+    /// Nodes per move (exact with one search thread, so games are reproducible).
+    pub nodes: Option<u64>,
+    /// Depth per move.
+    pub depth: Option<u32>,
+    /// Transposition table per worker, in MB.
+    pub hash_mb: usize,
+    /// Base seed; game `i` uses a generator seeded from (seed, i).
+    pub seed: u64,
+    /// Random plies played from the start position before searching.
+    pub random_plies: u32,
+    /// Re-roll the random opening while the search score after it exceeds this (cp); 0 = off.
+    pub opening_window: i32,
+    /// Positions of the first `random_plies + skip_plies` plies are not written.
+    pub skip_plies: u32,
+    /// Games reaching this many plies are adjudicated drawn.
+    pub max_plies: u32,
+    /// Resign adjudication: |score| at least this (cp, or a mate) ...
+    pub resign_cp: i32,
+    /// ... for this many consecutive plies, with the same side ahead (0 = off).
+    pub resign_plies: u32,
+    /// Draw adjudication: |score| at most this (cp) ...
+    pub draw_cp: i32,
+    /// ... for this many consecutive plies (0 = off) ...
+    pub draw_plies: u32,
+    /// ... once the game has at least this many plies.
+    pub draw_after: u32,
+    /// Start no new game after this much time.
+    pub max_time: Option<Duration>,
+}
+
+impl Default for DatagenConfig {
+    fn default() -> Self {
+        DatagenConfig {
+            out: PathBuf::from("datagen.txt"),
+            games: 100,
+            threads: 1,
+            nodes: Some(5000),
+            depth: None,
+            hash_mb: 4,
+            seed: 1,
+            random_plies: 8,
+            opening_window: 400,
+            skip_plies: 8,
+            max_plies: 400,
+            resign_cp: 1000,
+            resign_plies: 6,
+            draw_cp: 10,
+            draw_plies: 12,
+            draw_after: 80,
+            max_time: None,
+        }
+    }
+}
+
+impl DatagenConfig {
+    /// The settings that determine a game's moves; resuming requires them unchanged.
+    pub fn signature(&self) -> String {
+        let opt = |v: Option<String>| v.unwrap_or_else(|| "-".into());
+        format!(
+            "seed={} nodes={} depth={} hash={} random_plies={} opening_window={} skip_plies={} max_plies={} \
+             resign={}/{} draw={}/{}/{}",
+            self.seed,
+            opt(self.nodes.map(|n| n.to_string())),
+            opt(self.depth.map(|d| d.to_string())),
+            self.hash_mb,
+            self.random_plies,
+            self.opening_window,
+            self.skip_plies,
+            self.max_plies,
+            self.resign_cp,
+            self.resign_plies,
+            self.draw_cp,
+            self.draw_plies,
+            self.draw_after
+        )
+    }
+
+    fn limits(&self) -> Limits {
+        Limits {
+            nodes: self.nodes,
+            depth: self.depth,
+            ..Limits::default()
+        }
+    }
+
+    /// Path of the progress sidecar.
+    pub fn progress_path(&self) -> PathBuf {
+        let mut name = self.out.clone().into_os_string();
+        name.push(".progress");
+        PathBuf::from(name)
+    }
+}
+
+/// What a run did.
+#[derive(Clone, Debug, Default)]
+pub struct DatagenSummary {
+    /// Games played by this run.
+    pub games: u64,
+    /// Games recorded in the file, this run included.
+    pub games_total: u64,
+    /// Positions written by this run.
+    pub positions: u64,
+    /// Plies played by this run.
+    pub plies: u64,
+    /// White wins, draws, Black wins of this run.
+    pub results: [u64; 3],
+    /// Wall time of this run.
+    pub elapsed: Duration,
+}
+
+impl DatagenSummary {
+    /// Positions written per second.
+    pub fn positions_per_second(&self) -> f64 {
+        self.positions as f64 / self.elapsed.as_secs_f64().max(1e-9)
+    }
+}
+
+/// One finished game, ready to be written.
+#[derive(Clone, Debug)]
+pub struct GameRecord {
+    /// Output lines, each ending in a newline.
+    pub lines: String,
+    /// Number of lines.
+    pub positions: u64,
+    /// Plies played.
+    pub plies: u64,
+    /// Final result.
+    pub result: GameResult,
+}
+
+/// Result as written in the data: 1.0, 0.5 or 0.0 from White's view.
+pub fn result_text(result: GameResult) -> &'static str {
+    match result {
+        GameResult::WhiteWins => "1.0",
+        GameResult::Draw => "0.5",
+        GameResult::BlackWins => "0.0",
+    }
+}
+
+/// Mixes a seed and a game index into an independent seed (SplitMix64 finaliser).
+pub fn game_seed(seed: u64, index: u64) -> u64 {
+    let mut z = seed ^ index.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// A search score from White's view in cp; mates become ±(100000 - moves).
+fn white_score(score: Score, stm_white: bool) -> (i32, bool) {
+    let (v, mate) = match score {
+        Score::Cp(cp) => (cp, false),
+        Score::Mate(n) if n > 0 => (100_000 - n, true),
+        Score::Mate(n) => (-100_000 - n, true),
+    };
+    (if stm_white { v } else { -v }, mate)
+}
+
+/// Plays random opening plies from the start (re-rolled while the game ends in them or the
+/// quick search score is outside the window); returns the game after the opening.
+fn random_opening(cfg: &DatagenConfig, rng: &mut StdRng, searcher: &mut Searcher, control: &SearchControl) -> Game {
+    let limits = cfg.limits();
+    for attempt in 0.. {
+        let mut game = Game::new(Position::startpos());
+        let mut ok = true;
+        for _ in 0..cfg.random_plies {
+            let moves: Vec<Move> = game.position().legal_moves().into_iter().collect();
+            match moves.choose(rng) {
+                Some(&mv) if game.outcome().is_none() => {
+                    game.play(mv);
+                }
+                _ => {
+                    ok = false;
+                    break;
+                }
+            }
+        }
+        if !ok || game.outcome().is_some() {
+            continue;
+        }
+        if cfg.opening_window > 0 && attempt < 100 {
+            searcher.clear();
+            let r = searcher.search(&game, &limits, control, &mut |_| {});
+            let balanced = matches!(r.score, Score::Cp(cp) if cp.abs() <= cfg.opening_window);
+            if !balanced {
+                continue;
+            }
+        }
+        return game;
+    }
+    unreachable!("the loop only ends by returning")
+}
+
+/// Plays game number `index` with `searcher`; the moves depend only on `cfg` and `index`.
+pub fn play_game(cfg: &DatagenConfig, index: u64, searcher: &mut Searcher, control: &SearchControl) -> GameRecord {
+    let mut rng = StdRng::seed_from_u64(game_seed(cfg.seed, index));
+    let mut game = random_opening(cfg, &mut rng, searcher, control);
+    searcher.clear();
+    let limits = cfg.limits();
+    let first_kept = (cfg.random_plies + cfg.skip_plies) as usize;
+    let mut kept: Vec<(String, i32)> = Vec::new();
+    let (mut white_ahead, mut black_ahead, mut quiet) = (0u32, 0u32, 0u32);
+    let result = loop {
+        if let Some((result, _)) = game.outcome() {
+            break result;
+        }
+        let ply = game.moves().len();
+        if ply >= cfg.max_plies as usize {
+            break GameResult::Draw;
+        }
+        let pos = *game.position();
+        let r = searcher.search(&game, &limits, control, &mut |_| {});
+        let Some(best) = r.best else {
+            // Unreachable after `outcome`, but never loop forever on it.
+            break GameResult::Draw;
+        };
+        let (score, mate) = white_score(r.score, pos.side_to_move() == vorpal_engine::Color::White);
+        if ply >= first_kept && !pos.in_check() && !best.is_noisy() && !mate && r.depth > 0 {
+            kept.push((pos.to_fen(), score));
+        }
+        // Adjudication on the scores of consecutive plies (both sides' searches agree).
+        let beyond = mate || score.abs() >= cfg.resign_cp;
+        white_ahead = if beyond && score > 0 { white_ahead + 1 } else { 0 };
+        black_ahead = if beyond && score < 0 { black_ahead + 1 } else { 0 };
+        quiet = if ply >= cfg.draw_after as usize && !mate && score.abs() <= cfg.draw_cp {
+            quiet + 1
+        } else {
+            0
+        };
+        if cfg.resign_plies > 0 && white_ahead >= cfg.resign_plies {
+            break GameResult::WhiteWins;
+        }
+        if cfg.resign_plies > 0 && black_ahead >= cfg.resign_plies {
+            break GameResult::BlackWins;
+        }
+        if cfg.draw_plies > 0 && quiet >= cfg.draw_plies {
+            break GameResult::Draw;
+        }
+        let played = game.play(best);
+        debug_assert!(played, "the search returned an illegal move");
+    };
+    let res = result_text(result);
+    let mut lines = String::with_capacity(kept.len() * 96);
+    for (fen, score) in &kept {
+        lines.push_str(&format!("{fen} | {score} | {res}\n"));
+    }
+    GameRecord {
+        lines,
+        positions: kept.len() as u64,
+        plies: game.moves().len() as u64,
+        result,
+    }
+}
+
+/// One recorded game of a progress sidecar.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ProgressEntry {
+    /// Game index.
+    pub index: u64,
+    /// Length of the data file after this game was written.
+    pub end_offset: u64,
+    /// Positions written for it.
+    pub positions: u64,
+}
+
+/// Reads a progress sidecar: (settings signature, recorded games in write order).
+pub fn read_progress(path: &Path) -> io::Result<(String, Vec<ProgressEntry>)> {
+    let bad = |msg: String| io::Error::new(io::ErrorKind::InvalidData, format!("{}: {msg}", path.display()));
+    let mut lines = BufReader::new(File::open(path)?).lines();
+    if lines.next().transpose()?.as_deref() != Some(PROGRESS_MAGIC) {
+        return Err(bad("not a vorpal-datagen progress file".into()));
+    }
+    let signature = lines
+        .next()
+        .transpose()?
+        .and_then(|l| l.strip_prefix("# settings ").map(str::to_string))
+        .ok_or_else(|| bad("missing settings line".into()))?;
+    let mut entries = Vec::new();
+    for line in lines {
+        let line = line?;
+        let f: Vec<u64> = line
+            .split_whitespace()
+            .take(3)
+            .map(|t| t.parse::<u64>())
+            .collect::<Result<_, _>>()
+            .map_err(|e| bad(format!("bad line '{line}': {e}")))?;
+        if f.len() < 3 {
+            // A torn last line from an interrupted write: the game is not recorded.
+            continue;
+        }
+        entries.push(ProgressEntry {
+            index: f[0],
+            end_offset: f[1],
+            positions: f[2],
+        });
+    }
+    Ok((signature, entries))
+}
+
+/// The data file and the sidecar, written together under one lock.
+struct Sink {
+    data: File,
+    progress: File,
+    offset: u64,
+}
+
+impl Sink {
+    /// Opens (or creates) the output pair, checking the settings and cutting off a partial game.
+    fn open(cfg: &DatagenConfig) -> io::Result<(Sink, HashSet<u64>)> {
+        let progress_path = cfg.progress_path();
+        let signature = cfg.signature();
+        let mut done = HashSet::new();
+        let mut offset = 0;
+        if progress_path.exists() {
+            // A torn last line (interrupted write) is dropped: that game is played again.
+            let bytes = std::fs::read(&progress_path)?;
+            if bytes.last().is_some_and(|&b| b != b'\n') {
+                let keep = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+                OpenOptions::new().write(true).open(&progress_path)?.set_len(keep as u64)?;
+            }
+            let (old, entries) = read_progress(&progress_path)?;
+            if old != signature {
+                return Err(io::Error::new(
+                    io::ErrorKind::InvalidInput,
+                    format!(
+                        "{} was generated with other settings ({old}); resume with the same settings or use \
+                         another --out",
+                        cfg.out.display()
+                    ),
+                ));
+            }
+            offset = entries.iter().map(|e| e.end_offset).max().unwrap_or(0);
+            done.extend(entries.iter().map(|e| e.index));
+        } else if cfg.out.exists() && std::fs::metadata(&cfg.out)?.len() > 0 {
+            return Err(io::Error::new(
+                io::ErrorKind::AlreadyExists,
+                format!("{} exists without {}; refusing to append", cfg.out.display(), progress_path.display()),
+            ));
+        }
+        let data = OpenOptions::new().create(true).append(true).open(&cfg.out)?;
+        let len = data.metadata()?.len();
+        if len < offset {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!("{} is shorter than its progress record says", cfg.out.display()),
+            ));
+        }
+        if len > offset {
+            log::warn!("cutting off {} bytes of an unfinished game", len - offset);
+            data.set_len(offset)?;
+        }
+        let mut progress = OpenOptions::new().create(true).append(true).open(&progress_path)?;
+        if offset == 0 && done.is_empty() {
+            progress.set_len(0)?;
+            writeln!(progress, "{PROGRESS_MAGIC}\n# settings {signature}")?;
+        }
+        Ok((Sink { data, progress, offset }, done))
+    }
+
+    /// Appends one game and records it.
+    fn write(&mut self, index: u64, record: &GameRecord) -> io::Result<()> {
+        self.data.write_all(record.lines.as_bytes())?;
+        self.data.flush()?;
+        self.offset += record.lines.len() as u64;
+        writeln!(
+            self.progress,
+            "{index} {} {} {}",
+            self.offset,
+            record.positions,
+            record.result.pgn()
+        )?;
+        self.progress.flush()
+    }
+}
+
+/// Runs the generation described by `cfg` until `cfg.games` games are recorded (or the time
+/// budget ends), resuming from the progress sidecar if there is one.
+pub fn run(cfg: &DatagenConfig) -> io::Result<DatagenSummary> {
+    if cfg.nodes.is_none() && cfg.depth.is_none() {
+        return Err(io::Error::new(io::ErrorKind::InvalidInput, "give a node or depth limit"));
+    }
+    let (sink, done) = Sink::open(cfg)?;
+    let already = done.len() as u64;
+    let todo: Vec<u64> = (0..cfg.games).filter(|i| !done.contains(i)).collect();
+    if already > 0 {
+        log::info!("resuming: {already} games recorded, {} to play", todo.len());
+    }
+    let sink = Mutex::new((sink, Instant::now()));
+    let next = AtomicUsize::new(0);
+    let (games, positions, plies) = (AtomicU64::new(0), AtomicU64::new(0), AtomicU64::new(0));
+    let results: [AtomicU64; 3] = Default::default();
+    let start = Instant::now();
+    let failure: Mutex<Option<io::Error>> = Mutex::new(None);
+    std::thread::scope(|scope| {
+        for _ in 0..cfg.threads.max(1) {
+            let work = || {
+                let options = SearchOptions {
+                    threads: 1,
+                    hash_mb: cfg.hash_mb,
+                    ..SearchOptions::default()
+                };
+                let mut searcher = Searcher::new(options);
+                let control = SearchControl::new();
+                loop {
+                    if failure.lock().expect("lock").is_some() || cfg.max_time.is_some_and(|t| start.elapsed() >= t) {
+                        break;
+                    }
+                    let Some(&index) = todo.get(next.fetch_add(1, Ordering::SeqCst)) else {
+                        break;
+                    };
+                    let record = play_game(cfg, index, &mut searcher, &control);
+                    let mut guard = sink.lock().expect("lock");
+                    if let Err(e) = guard.0.write(index, &record) {
+                        *failure.lock().expect("lock") = Some(e);
+                        break;
+                    }
+                    let g = games.fetch_add(1, Ordering::SeqCst) + 1;
+                    let p = positions.fetch_add(record.positions, Ordering::SeqCst) + record.positions;
+                    plies.fetch_add(record.plies, Ordering::SeqCst);
+                    let slot = match record.result {
+                        GameResult::WhiteWins => 0,
+                        GameResult::Draw => 1,
+                        GameResult::BlackWins => 2,
+                    };
+                    results[slot].fetch_add(1, Ordering::SeqCst);
+                    if guard.1.elapsed() >= Duration::from_secs(10) {
+                        guard.1 = Instant::now();
+                        let secs = start.elapsed().as_secs_f64();
+                        log::info!(
+                            "{} / {} games, {p} positions, {:.1} positions/s",
+                            already + g,
+                            cfg.games,
+                            p as f64 / secs
+                        );
+                    }
+                }
+            };
+            std::thread::Builder::new()
+                .stack_size(16 << 20)
+                .spawn_scoped(scope, work)
+                .expect("spawn datagen worker");
+        }
+    });
+    if let Some(e) = failure.into_inner().expect("lock") {
+        return Err(e);
+    }
+    let games = games.into_inner();
+    Ok(DatagenSummary {
+        games,
+        games_total: already + games,
+        positions: positions.into_inner(),
+        plies: plies.into_inner(),
+        results: results.map(AtomicU64::into_inner),
+        elapsed: start.elapsed(),
+    })
+}
+
+/// One parsed data line.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DataLine {
+    /// The position's FEN (pipe form).
+    pub fen: String,
+    /// Search score in cp, White's view.
+    pub score: i32,
+    /// Result 0.0 / 0.5 / 1.0, White's view.
+    pub result: f64,
+}
+
+/// Parses `<fen> | <score> | <result>`. The pipe FEN contains `|` itself, so the two fields
+/// are split off from the right.
+pub fn parse_line(line: &str) -> Result<DataLine, String> {
+    let mut parts = line.trim().rsplitn(3, '|');
+    let (Some(result), Some(score), Some(fen)) = (parts.next(), parts.next(), parts.next()) else {
+        return Err(format!("expected '<fen> | <score> | <result>': {line}"));
+    };
+    let score = score
+        .trim()
+        .parse::<i32>()
+        .map_err(|e| format!("bad score '{}': {e}", score.trim()))?;
+    let result = match result.trim() {
+        "1.0" | "1" | "1-0" => 1.0,
+        "0.5" | "1/2-1/2" => 0.5,
+        "0.0" | "0" | "0-1" => 0.0,
+        other => return Err(format!("bad result '{other}'")),
+    };
+    Ok(DataLine {
+        fen: fen.trim().to_string(),
+        score,
+        result,
+    })
+}
