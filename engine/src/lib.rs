@@ -3,7 +3,11 @@
 //! Alice chess is played on two boards, A and B. A piece moves on its own board by the
 //! ordinary chess rules, seeing only that board, and then transfers to the same square of the
 //! other board, which must be empty there. The library holds the rules (move generation,
-//! make, FEN, notation, game end), perft, and (later) evaluation and search. It never prints.
+//! make, FEN, notation, game end), perft, evaluation and search. It never prints.
+//!
+//! Every position carries its [`Rules`]: the [`Variant`] (standard Alice, Looking-glass, Lady
+//! Alice, O'Donohue, Duo, Mini Alice, three-board Alice), the en passant option and the Chess960
+//! flag. See `docs/variants.md` for the rules of each variant as implemented.
 
 pub mod attacks;
 pub mod game;
@@ -14,8 +18,8 @@ pub mod types;
 
 pub use game::{EndReason, Game, GameResult};
 pub use position::movegen_api::GenType;
-pub use position::{CastleSide, CastlingRights, FenError, FenStyle, MoveParseError, Position};
-pub use rules::{EnPassant, Rules, Variant};
+pub use position::{CastleSide, CastlingRights, FenError, FenStyle, MoveParseError, MoveStyle, Position};
+pub use rules::{chess960_back_rank, EnPassant, Rules, Variant};
 pub use types::{Bitboard, BoardId, Color, Move, MoveKind, MoveList, Piece, PieceKind, Square};
 pub mod bench;
 pub mod eval;

@@ -1,5 +1,7 @@
 //! Workspace test crate: shared helpers for the integration tests in `tests/tests/`.
 
 pub mod data;
+pub mod fuzz;
+pub mod harness;
 pub mod reference;
 pub mod rules_check;

@@ -367,7 +367,7 @@ fn exercise(text: &str, rules: Rules) -> bool {
 
 #[test]
 fn fuzzed_fens_never_panic() {
-    let mut rng = StdRng::seed_from_u64(0xA11CE_F3E);
+    let mut rng = StdRng::seed_from_u64(0xA11C_EF3E);
     let mut seeds: Vec<(String, Rules)> = data_fens();
     for (fen, rules) in data_fens() {
         let p = parse(&fen, rules);

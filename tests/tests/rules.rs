@@ -226,6 +226,9 @@ fn pinned_piece_cannot_leave_board_unless_it_captures_pinner() {
     // knight cannot move, while the rook e4 on B moves freely (landing on e6/e7 of A too).
     let p = pos("4r2k/8/8/4N3/4|R3/8/8/4K3 w - - 0 1");
     assert_eq!(moves_from(&p, "e5"), list(""));
+    for bad in ["e5d7", "e5f7", "e5c6", "e5g4"] {
+        assert_illegal(&p, bad);
+    }
     let rook = "e4a4 e4b4 e4c4 e4d4 e4e2 e4e3 e4e6 e4e7 e4f4 e4g4 e4h4";
     assert_eq!(moves_from(&p, "e4"), list(rook));
 }
@@ -250,8 +253,10 @@ fn capturing_an_enemy_blocker_opens_line_is_illegal() {
 
 #[test]
 fn sample_game_3_bg1_is_legal_though_f2_on_a_is_occupied() {
-    // The sample game 1.Nf3 e6 2.Ne5/A Bc5 3.Nxf7, then 3...Bg1/A: the bishop c5 on B runs
-    // d4-e3-f2-g1 on B (f2 of A holds a pawn, invisible from B) and lands on g1 of A.
+    // The sample game, reconstructed from perft.epd (`sample_after_2..Bc5`, `sample_after_3.Nxf7`;
+    // all White pawns are still on rank 2, so it opens with knight moves): 1.Nf3 e6 2.Ne5/A Bc5
+    // 3.Nxf7, then 3...Bg1/A: the bishop c5 on B runs d4-e3-f2-g1 on B (f2 of A holds a pawn,
+    // invisible from B) and lands on g1 of A, which the knight has left.
     let game = play_san(Position::startpos(), &["Nf3", "e6", "Ne5/A", "Bc5", "Nxf7"]);
     let p = *game.position();
     assert_eq!(

@@ -61,9 +61,10 @@ pub fn evaluate_traced<T: Trace>(pos: &Position, params: &EvalParams, trace: &mu
     }
 }
 
-/// Index into the piece-square table for a piece of `color` on `board`.
+/// Index into the piece-square table for a piece of `color` on `board` (board C of
+/// three-board Alice shares board B's table).
 #[inline(always)]
 pub(crate) fn pst_index(board: BoardId, kind: PieceKind, sq: crate::types::Square, color: Color) -> usize {
     let rel = if color == Color::White { sq } else { sq.flip_rank() };
-    params::PST + (board.index() * 6 + kind.index()) * 64 + rel.index()
+    params::PST + (board.index().min(1) * 6 + kind.index()) * 64 + rel.index()
 }

@@ -20,8 +20,8 @@ fn term<T: Trace>(params: &EvalParams, trace: &mut T, index: usize, color: Color
 pub(super) fn side_terms<T: Trace>(pos: &Position, params: &EvalParams, us: Color, trace: &mut T) -> S {
     let mut s = S::default();
     let them = us.flip();
-    for board in BoardId::BOTH {
-        let other = board.other();
+    for &board in pos.boards() {
+        let blocked = pos.landing_blocked(board);
         let own = pos.color_on(board, us);
         // Squares an enemy pawn on this board attacks: unsafe landing for mobility.
         let enemy_pawn_att = pawn_attacks(pos.pieces(board, them, PieceKind::Pawn), them);
@@ -33,9 +33,8 @@ pub(super) fn side_terms<T: Trace>(pos: &Position, params: &EvalParams, us: Colo
                     kind,
                     PieceKind::Knight | PieceKind::Bishop | PieceKind::Rook | PieceKind::Queen
                 ) {
-                    // Mobility on the piece's own board, landing cells empty on the other board.
-                    let reach =
-                        attacks::piece(kind, sq, pos.occupied(board)) & !own & !pos.occupied(other) & !enemy_pawn_att;
+                    // Mobility on the piece's own board, to cells where it can land.
+                    let reach = attacks::piece(kind, sq, pos.occupied(board)) & !own & !blocked & !enemy_pawn_att;
                     let base = [
                         0,
                         p::MOBILITY_KNIGHT,
@@ -85,8 +84,10 @@ fn threats<T: Trace>(
         return S::default();
     }
     let mut s = S::default();
-    let other = board.other();
-    if !pos.is_attacked(sq, other, pos.occupied(other), us) {
+    if !pos
+        .other_boards(board)
+        .any(|other| pos.is_attacked(sq, other, pos.occupied(other), us))
+    {
         s += term(params, trace, p::HANGING + kind.index(), us, 1);
     }
     let lesser = attackers
@@ -143,9 +144,7 @@ fn king_danger<T: Trace>(pos: &Position, params: &EvalParams, trace: &mut T, us:
     let them = us.flip();
     let ksq = pos.king_square(us);
     let kb = pos.king_board(us);
-    let ob = kb.other();
     let occ_kb = pos.occupied(kb);
-    let occ_ob = pos.occupied(ob);
     let zone = attacks::king(ksq);
     for kind in [
         PieceKind::Pawn,
@@ -160,7 +159,11 @@ fn king_danger<T: Trace>(pos: &Position, params: &EvalParams, trace: &mut T, us:
             other => attacks::piece(other, ksq, occ_kb),
         } & !occ_kb;
         let mut landing = 0;
-        for from in pos.pieces(ob, them, kind) {
+        for (ob, from) in pos
+            .other_boards(kb)
+            .flat_map(|ob| pos.pieces(ob, them, kind).into_iter().map(move |from| (ob, from)))
+        {
+            let occ_ob = pos.occupied(ob);
             let reach = match kind {
                 PieceKind::Pawn => {
                     let step = if them == Color::White {
@@ -197,12 +200,17 @@ fn king_danger<T: Trace>(pos: &Position, params: &EvalParams, trace: &mut T, us:
             s += term(params, trace, p::ZONE_ATTACKER + kind.index(), us, zone_attackers);
         }
     }
-    // Flight squares: the king lands on the other board, and must not be attacked on either.
-    let flights = zone & !pos.color_on(kb, us) & !occ_ob;
+    // Flight squares: the king lands on another board, and must not be attacked on either.
+    let flights = zone & !pos.color_on(kb, us) & !pos.landing_blocked(kb);
     let occ_no_king = occ_kb ^ Bitboard::from_square(ksq);
     let unsafe_count = flights
         .into_iter()
-        .filter(|&f| pos.is_attacked(f, kb, occ_no_king, them) || pos.is_attacked(f, ob, occ_ob, them))
+        .filter(|&f| {
+            pos.is_attacked(f, kb, occ_no_king, them)
+                || pos
+                    .other_boards(kb)
+                    .any(|ob| pos.is_attacked(f, ob, pos.occupied(ob), them))
+        })
         .count() as i32;
     if unsafe_count > 0 {
         s += term(params, trace, p::UNSAFE_FLIGHT, us, unsafe_count);
@@ -210,9 +218,11 @@ fn king_danger<T: Trace>(pos: &Position, params: &EvalParams, trace: &mut T, us:
     // Our pieces on the other board that can land next to the king (to interpose or defend).
     let mut interposers = 0;
     for kind in [PieceKind::Knight, PieceKind::Bishop, PieceKind::Rook, PieceKind::Queen] {
-        for from in pos.pieces(ob, us, kind) {
-            if (attacks::piece(kind, from, occ_ob) & zone & !occ_kb).any() {
-                interposers += 1;
+        for ob in pos.other_boards(kb) {
+            for from in pos.pieces(ob, us, kind) {
+                if (attacks::piece(kind, from, pos.occupied(ob)) & zone & !occ_kb).any() {
+                    interposers += 1;
+                }
             }
         }
     }

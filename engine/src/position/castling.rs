@@ -1,6 +1,7 @@
 //! Castling rights and the castling geometry (king and rook start squares).
 
-use crate::types::{Color, Square};
+use crate::attacks;
+use crate::types::{Bitboard, Color, Square};
 
 /// Which wing.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
@@ -43,6 +44,12 @@ impl CastlingRights {
         self.0 |= CastlingRights::single(color, side).0;
     }
 
+    /// Both rights of `color`.
+    #[inline(always)]
+    pub const fn both(color: Color) -> CastlingRights {
+        CastlingRights(3 << (color as u8 * 2))
+    }
+
     /// Removes the rights in `other`.
     #[inline(always)]
     pub fn remove(&mut self, other: CastlingRights) {
@@ -62,39 +69,67 @@ impl CastlingRights {
     }
 }
 
-/// Where kings and rooks start (standard chess squares; Chess960 arrays later).
+/// Where kings and rooks start, and the squares each castling needs: the standard squares, or
+/// the squares of a Chess960 array read from the FEN's castling field.
+///
+/// Castling always ends with the king on the g- or c-file and the rook on the f- or d-file of
+/// the back rank (Chess960 rules), on the landing board.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 pub(crate) struct CastlingConfig {
     /// King start square per colour.
     pub king: [Square; 2],
     /// Rook start square per colour and side.
     pub rook: [[Square; 2]; 2],
+    /// [colour][side]: squares that must be empty on the castling board, king and rook aside
+    /// (everything between the outermost of king, rook and their destinations).
+    pub empty: [[Bitboard; 2]; 2],
+    /// [colour][side]: squares the king passes over or lands on (its start square is covered
+    /// by "not in check"); none may be attacked on the castling board.
+    pub king_path: [[Bitboard; 2]; 2],
+}
+
+/// The squares from `a` to `b` inclusive (on one rank).
+fn span(a: Square, b: Square) -> Bitboard {
+    attacks::between(a, b) | Bitboard::from_square(a) | Bitboard::from_square(b)
 }
 
 impl CastlingConfig {
     /// The standard array: kings on e1/e8, rooks on a1/h1/a8/h8.
-    pub const fn standard() -> CastlingConfig {
+    pub fn standard() -> CastlingConfig {
+        CastlingConfig::new(
+            [Square::new(4), Square::new(60)],
+            [[Square::new(7), Square::new(0)], [Square::new(63), Square::new(56)]],
+        )
+    }
+
+    /// A configuration from the king and rook start squares ([colour], [colour][side]).
+    pub fn new(king: [Square; 2], rook: [[Square; 2]; 2]) -> CastlingConfig {
+        let mut empty = [[Bitboard::EMPTY; 2]; 2];
+        let mut king_path = [[Bitboard::EMPTY; 2]; 2];
+        for color in Color::BOTH {
+            let c = color.index();
+            for side in CastleSide::BOTH {
+                let (ks, rs) = (king[c], rook[c][side as usize]);
+                let (kd, rd) = CastlingConfig::destinations(color, side);
+                let movers = Bitboard::from_square(ks) | Bitboard::from_square(rs);
+                empty[c][side as usize] = (span(ks, kd) | span(rs, rd)) & !movers;
+                king_path[c][side as usize] = attacks::between(ks, kd) | Bitboard::from_square(kd);
+            }
+        }
         CastlingConfig {
-            king: [Square::new(4), Square::new(60)],
-            rook: [[Square::new(7), Square::new(0)], [Square::new(63), Square::new(56)]],
+            king,
+            rook,
+            empty,
+            king_path,
         }
     }
 
-    /// Rights lost when a piece leaves or arrives at `sq`.
+    /// The wing of `color` whose rook starts on `rook_sq`, if any.
     #[inline(always)]
-    pub fn rights_touching(&self, sq: Square) -> CastlingRights {
-        let mut lost = CastlingRights::NONE;
-        for color in Color::BOTH {
-            if sq == self.king[color.index()] {
-                lost.0 |= 3 << (color as u8 * 2);
-            }
-            for side in CastleSide::BOTH {
-                if sq == self.rook[color.index()][side as usize] {
-                    lost.0 |= CastlingRights::single(color, side).0;
-                }
-            }
-        }
-        lost
+    pub fn side_of(&self, color: Color, rook_sq: Square) -> Option<CastleSide> {
+        CastleSide::BOTH
+            .into_iter()
+            .find(|&s| self.rook[color.index()][s as usize] == rook_sq)
     }
 
     /// Destination squares of king and rook for a castling of `color` on `side`.

@@ -1,10 +1,21 @@
-//! FEN input and output (rules.md §2): the pipe form (`|N` = knight on board B), the split
-//! form (`<FEN of A> | <FEN of B>`) and the 16-file wide form (files 1-8 = A, 9-16 = B).
+//! FEN input (rules.md §2). Accepted forms, for every variant:
+//! - the pipe form: one grid of the variant's width (8 files, 4 in Mini Alice), a `|` before a
+//!   piece on board B (`|N`);
+//! - the joined form `placementA|placementB[|placementC]`: one plain placement per board, joined
+//!   by `|` (it can hold three boards and squares occupied on two boards);
+//! - the split form `<FEN of A> | <FEN of B> [| <FEN of C>]` (side and clocks from the first,
+//!   castling and en passant the union);
+//! - the wide form: one grid of all boards side by side (16 files for two 8-file boards, 24 for
+//!   three, 8 for the two 4-file boards of Mini Alice), two-digit empty counts allowed.
+//!
+//! Castling letters: `KQkq`, and with Chess960 also X-FEN (`K` = the outermost rook on that side
+//! of the king) and Shredder letters (`A`-`H` = the rook's file); without Chess960 `A`/`H` stand
+//! for the a- and h-rooks. Output is in `fen_write.rs`.
 
-use super::castling::{CastleSide, CastlingRights};
+use super::castling::{CastleSide, CastlingConfig, CastlingRights};
 use super::Position;
 use crate::rules::Rules;
-use crate::types::{BoardId, Color, Piece, PieceKind, Square};
+use crate::types::{Bitboard, BoardId, Color, Piece, PieceKind, Square};
 use std::fmt;
 
 /// Why a FEN was rejected.
@@ -22,12 +33,16 @@ impl std::error::Error for FenError {}
 /// The written form of a FEN.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 pub enum FenStyle {
-    /// One 8x8 grid, `|` before a piece on board B (the default).
+    /// One grid, `|` before a piece on board B (the default). Where the pipe form cannot
+    /// represent the position (a piece on board C, a square occupied on two boards) the joined
+    /// form is written instead.
     Pipe,
-    /// One 16x8 grid, files 1-8 = board A, 9-16 = board B.
+    /// One grid of all boards side by side (files 1-8 = board A, 9-16 = B, 17-24 = C).
     Wide,
-    /// Two full FENs joined by ` | `.
+    /// One full FEN per board joined by ` | `.
     Split,
+    /// One placement per board joined by `|`, then the other fields once.
+    Joined,
 }
 
 fn err<T>(msg: impl Into<String>) -> Result<T, FenError> {
@@ -37,7 +52,7 @@ fn err<T>(msg: impl Into<String>) -> Result<T, FenError> {
 /// One cell read from a rank: piece, and whether it carried the `|` prefix.
 type Cell = Option<(Piece, bool)>;
 
-fn parse_rank(text: &str, rank_no: usize) -> Result<Vec<Cell>, FenError> {
+fn parse_rank(text: &str, rank_no: usize, max: usize) -> Result<Vec<Cell>, FenError> {
     let mut cells = Vec::new();
     let mut chars = text.chars().peekable();
     while let Some(c) = chars.next() {
@@ -46,11 +61,11 @@ fn parse_rank(text: &str, rank_no: usize) -> Result<Vec<Cell>, FenError> {
             while let Some(d) = chars.peek().and_then(|d| d.to_digit(10)) {
                 n = n * 10 + d as usize;
                 chars.next();
-                if n > 16 {
+                if n > max {
                     break;
                 }
             }
-            if n == 0 || n > 16 {
+            if n == 0 || n > max {
                 return err(format!("rank {rank_no}: bad empty-square count in '{text}'"));
             }
             cells.extend(std::iter::repeat_n(None, n));
@@ -68,43 +83,54 @@ fn parse_rank(text: &str, rank_no: usize) -> Result<Vec<Cell>, FenError> {
                 None => return err(format!("rank {rank_no}: bad piece letter '{c}'")),
             }
         }
-        if cells.len() > 16 {
+        if cells.len() > max {
             return err(format!("rank {rank_no} is too long: '{text}'"));
         }
     }
     Ok(cells)
 }
 
-/// Pieces placed by a placement field: (square, board, piece).
-fn parse_placement(field: &str) -> Result<Vec<(Square, BoardId, Piece)>, FenError> {
+/// A placed piece: (square, board, piece).
+type Placed = (Square, BoardId, Piece);
+
+/// Pieces placed by one grid: the pipe form (`width` files, `|` = board B) or the wide form
+/// (`width` files per board, up to `boards` boards side by side). `plain` forbids pipes (a
+/// placement of the joined or split form, all on `base`).
+fn parse_grid(field: &str, width: usize, boards: usize, plain: Option<BoardId>) -> Result<Vec<Placed>, FenError> {
     let ranks: Vec<&str> = field.split('/').collect();
     if ranks.len() != 8 {
         return err(format!("the placement has {} ranks, expected 8", ranks.len()));
     }
+    let max_boards = if plain.is_some() { 1 } else { boards };
     let mut placed = Vec::new();
-    let mut width = None;
+    let mut grid_width = None;
     for (i, text) in ranks.iter().enumerate() {
         let rank_no = 8 - i;
-        let cells = parse_rank(text, rank_no)?;
-        if cells.len() != 8 && cells.len() != 16 {
-            return err(format!(
-                "rank {rank_no} has {} files, expected 8 (or 16 in the wide form)",
-                cells.len()
-            ));
+        let cells = parse_rank(text, rank_no, width * max_boards)?;
+        let n = cells.len();
+        if n % width != 0 || n == 0 || n / width > max_boards {
+            let wide = if max_boards > 1 {
+                format!(" (or {} in the wide form)", width * 2)
+            } else {
+                String::new()
+            };
+            return err(format!("rank {rank_no} has {n} files, expected {width}{wide}"));
         }
-        if *width.get_or_insert(cells.len()) != cells.len() {
-            return err(format!(
-                "rank {rank_no} has {} files, unlike the ranks above it",
-                cells.len()
-            ));
+        if *grid_width.get_or_insert(n) != n {
+            return err(format!("rank {rank_no} has {n} files, unlike the ranks above it"));
         }
         for (file, cell) in cells.into_iter().enumerate() {
             let Some((piece, piped)) = cell else { continue };
-            if piped && width == Some(16) {
-                return err("the wide form takes no '|' prefixes");
+            if piped && (n > width || plain.is_some()) {
+                let form = if plain.is_some() { "a joined or split placement" } else { "the wide form" };
+                return err(format!("{form} takes no '|' prefixes"));
             }
-            let board = if piped || file >= 8 { BoardId::B } else { BoardId::A };
-            placed.push((Square::from_coords((file % 8) as u8, rank_no as u8 - 1), board, piece));
+            let board = match plain {
+                Some(b) => b,
+                None if piped => BoardId::B,
+                None => BoardId::from_index(file / width),
+            };
+            placed.push((Square::from_coords((file % width) as u8, rank_no as u8 - 1), board, piece));
         }
     }
     Ok(placed)
@@ -168,40 +194,89 @@ fn parse_fields(fields: &[&str]) -> Result<Fields, FenError> {
     })
 }
 
+/// Reads the placement token: a single grid (pipe or wide form) or the joined form.
+fn parse_placement(token: &str, rules: Rules) -> Result<Vec<Placed>, FenError> {
+    let width = rules.variant.files() as usize;
+    let boards = rules.boards();
+    let slashes = token.matches('/').count();
+    let joined = slashes >= 14 && slashes % 7 == 0;
+    if !joined {
+        return parse_grid(token, width, boards, None);
+    }
+    let parts: Vec<&str> = token.split('|').collect();
+    if slashes / 7 > boards || parts.len() != slashes / 7 {
+        return err(format!(
+            "the joined placement must be one 8-rank placement per board ({boards} boards), joined by '|'"
+        ));
+    }
+    let mut placed = Vec::new();
+    for (i, part) in parts.iter().enumerate() {
+        placed.extend(parse_grid(part, width, boards, Some(BoardId::from_index(i)))?);
+    }
+    Ok(placed)
+}
+
 impl Position {
-    /// Parses a FEN in the pipe, split or wide form under `rules`.
+    /// Parses a FEN in the pipe, joined, split or wide form under `rules`.
     pub fn from_fen(fen: &str, rules: Rules) -> Result<Position, FenError> {
         let tokens: Vec<&str> = fen.split_whitespace().collect();
         if tokens.is_empty() {
             return err("empty FEN");
         }
-        let (placed, fields) = if let Some(bar) = tokens.iter().position(|&t| t == "|") {
-            let (a, b) = (&tokens[..bar], &tokens[bar + 1..]);
-            if a.is_empty() || b.is_empty() {
+        let (placed, fields) = if tokens.contains(&"|") {
+            let groups: Vec<&[&str]> = tokens.split(|&t| t == "|").collect();
+            if groups.iter().any(|g| g.is_empty()) {
                 return err("the split form needs a full FEN on each side of ' | '");
             }
-            let mut placed = parse_placement(a[0])?;
-            let fa = parse_fields(&a[1..])?;
-            let fb = parse_fields(&b[1..])?;
-            for (sq, _, piece) in parse_placement(b[0])? {
-                placed.push((sq, BoardId::B, piece));
+            if groups.len() > rules.boards() {
+                return err(format!(
+                    "the split form has {} FENs, this variant has {} boards",
+                    groups.len(),
+                    rules.boards()
+                ));
             }
-            let mut fields = fa;
-            fields.castling.extend(fb.castling);
-            fields.ep = fields.ep.or(fb.ep);
-            (placed, fields)
+            let width = rules.variant.files() as usize;
+            let mut placed = Vec::new();
+            let mut fields: Option<Fields> = None;
+            for (i, group) in groups.iter().enumerate() {
+                placed.extend(parse_grid(group[0], width, 1, Some(BoardId::from_index(i)))?);
+                let f = parse_fields(&group[1..])?;
+                match fields.as_mut() {
+                    None => fields = Some(f),
+                    Some(first) => {
+                        // Castling is the union of the rights (a letter may appear in several).
+                        for c in f.castling {
+                            if !first.castling.contains(&c) {
+                                first.castling.push(c);
+                            }
+                        }
+                        first.ep = first.ep.or(f.ep);
+                    }
+                }
+            }
+            (placed, fields.expect("at least one group"))
         } else {
-            (parse_placement(tokens[0])?, parse_fields(&tokens[1..])?)
+            (parse_placement(tokens[0], rules)?, parse_fields(&tokens[1..])?)
         };
         Position::from_parts(&placed, fields, rules)
     }
 
-    fn from_parts(placed: &[(Square, BoardId, Piece)], fields: Fields, rules: Rules) -> Result<Position, FenError> {
+    fn from_parts(placed: &[Placed], fields: Fields, rules: Rules) -> Result<Position, FenError> {
         let mut pos = Position::empty(rules);
+        let shared = rules.variant.shared_squares();
         for &(sq, board, piece) in placed {
-            if let Some((_, other)) = pos.piece_at(sq) {
-                let what = if other == board { "twice" } else { "on both boards" };
-                return err(format!("square {sq} is occupied {what}"));
+            if board.index() >= rules.boards() {
+                return err(format!(
+                    "board {} does not exist in {} (a piece on {sq})",
+                    board.letter(),
+                    rules.variant
+                ));
+            }
+            if pos.piece_on(board, sq).is_some() {
+                return err(format!("square {sq} is occupied twice on board {}", board.letter()));
+            }
+            if !shared && pos.occupied_any().has(sq) {
+                return err(format!("square {sq} is occupied on both boards"));
             }
             if piece.kind() == PieceKind::Pawn && (sq.rank() == 0 || sq.rank() == 7) {
                 return err(format!("pawn on {sq}: pawns cannot stand on the first or last rank"));
@@ -219,23 +294,27 @@ impl Position {
         pos.fullmove = fields.fullmove;
         pos.castling = pos.parse_castling(&fields.castling)?;
         if let Some(ep) = fields.ep {
-            let (rank, pawn_sq, mover) = match fields.side {
-                Color::White => (5, ep.offset(-8), Color::Black),
-                Color::Black => (2, ep.offset(8), Color::White),
+            let (rank, mover) = match fields.side {
+                Color::White => (5, Color::Black),
+                Color::Black => (2, Color::White),
             };
             if ep.rank() != rank {
                 return err(format!(
                     "en passant square {ep} is not on the rank a pawn of the side that just moved passes"
                 ));
             }
+            let pawn_sq = if mover == Color::White {
+                ep.offset(8)
+            } else {
+                ep.offset(-8)
+            };
             if !pos.pieces_both(mover, PieceKind::Pawn).has(pawn_sq) {
                 return err(format!("en passant square {ep}: no {mover:?} pawn stands on {pawn_sq}"));
             }
             pos.ep_square = Some(ep);
         }
         let them = pos.side.flip();
-        let kb = pos.king_board(them);
-        if pos.is_attacked(pos.king_square(them), kb, pos.occupied(kb), pos.side) {
+        if pos.king_in_check(them) {
             return err(format!("the side not to move ({them:?}) is in check"));
         }
         pos.checkers = pos.compute_checkers();
@@ -243,114 +322,87 @@ impl Position {
         Ok(pos)
     }
 
-    fn parse_castling(&self, letters: &[char]) -> Result<CastlingRights, FenError> {
+    /// Reads the castling letters and sets the castling geometry (standard or Chess960).
+    fn parse_castling(&mut self, letters: &[char]) -> Result<CastlingRights, FenError> {
         let mut rights = CastlingRights::NONE;
+        if letters.is_empty() {
+            return Ok(rights);
+        }
+        if !self.rules.variant.has_castling() {
+            return err(format!("castling rights given, but {} has no castling", self.rules.variant));
+        }
+        let chess960 = self.rules.is_chess960();
+        let standard = CastlingConfig::standard();
+        let mut king = standard.king;
+        let mut rook = standard.rook;
         for &c in letters {
             let color = if c.is_ascii_uppercase() {
                 Color::White
             } else {
                 Color::Black
             };
-            let side = match c.to_ascii_lowercase() {
-                'k' | 'h' => CastleSide::King,
-                'q' | 'a' => CastleSide::Queen,
-                _ => {
+            let back = if color == Color::White { 0 } else { 7 };
+            let kb = self.king_board(color);
+            let ksq = self.king_square(color);
+            let (side, rs) = if chess960 {
+                if ksq.rank() != back {
                     return err(format!(
-                        "castling letter '{c}' names a rook file other than a or h (Chess960 is not enabled)"
-                    ))
+                        "castling right '{c}': the {color:?} king is not on its first rank"
+                    ));
                 }
+                let rooks = self.pieces(kb, color, PieceKind::Rook) & Bitboard::rank(back);
+                let lower = c.to_ascii_lowercase();
+                let found = match lower {
+                    'k' => rooks.into_iter().filter(|r| r.file() > ksq.file()).max(),
+                    'q' => rooks.into_iter().filter(|r| r.file() < ksq.file()).min(),
+                    f => Some(Square::from_coords(f as u8 - b'a', back)),
+                };
+                let Some(rs) = found else {
+                    return err(format!("castling right '{c}': no {color:?} rook on that side of the king"));
+                };
+                let side = match rs.file().cmp(&ksq.file()) {
+                    std::cmp::Ordering::Greater => CastleSide::King,
+                    std::cmp::Ordering::Less => CastleSide::Queen,
+                    std::cmp::Ordering::Equal => {
+                        return err(format!("castling right '{c}' names the king's own file"));
+                    }
+                };
+                if rights.has(color, side) && rook[color.index()][side as usize] != rs {
+                    return err(format!("castling right '{c}': two rooks for one side"));
+                }
+                king[color.index()] = ksq;
+                (side, rs)
+            } else {
+                let side = match c.to_ascii_lowercase() {
+                    'k' | 'h' => CastleSide::King,
+                    'q' | 'a' => CastleSide::Queen,
+                    _ => {
+                        return err(format!(
+                            "castling letter '{c}' names a rook file other than a or h (Chess960 is not enabled)"
+                        ))
+                    }
+                };
+                let ks = standard.king[color.index()];
+                if ksq != ks {
+                    return err(format!("castling right '{c}': the {color:?} king is not on {ks}"));
+                }
+                (side, standard.rook[color.index()][side as usize])
             };
             if rights.has(color, side) {
                 return err(format!("castling right '{c}' is given twice"));
             }
-            let config = self.castle_config;
-            let (ks, rs) = (config.king[color.index()], config.rook[color.index()][side as usize]);
-            if !self.pieces_both(color, PieceKind::King).has(ks) {
-                return err(format!("castling right '{c}': the {color:?} king is not on {ks}"));
-            }
             if !self.pieces_both(color, PieceKind::Rook).has(rs) {
                 return err(format!("castling right '{c}': no {color:?} rook on {rs}"));
             }
+            if !self.pieces(kb, color, PieceKind::Rook).has(rs) {
+                return err(format!(
+                    "castling right '{c}': the {color:?} rook on {rs} is not on the king's board"
+                ));
+            }
+            rook[color.index()][side as usize] = rs;
             rights.insert(color, side);
         }
+        self.castle_config = CastlingConfig::new(king, rook);
         Ok(rights)
-    }
-
-    /// The FEN in the pipe form.
-    pub fn to_fen(&self) -> String {
-        self.to_fen_style(FenStyle::Pipe)
-    }
-
-    /// The FEN in the requested form.
-    pub fn to_fen_style(&self, style: FenStyle) -> String {
-        let tail = self.fen_tail();
-        match style {
-            FenStyle::Pipe => format!("{} {tail}", self.placement(&[BoardId::A], true)),
-            FenStyle::Wide => format!("{} {tail}", self.placement(&[BoardId::A, BoardId::B], false)),
-            FenStyle::Split => format!(
-                "{} {tail} | {} {tail}",
-                self.placement(&[BoardId::A], false),
-                self.placement(&[BoardId::B], false)
-            ),
-        }
-    }
-
-    fn fen_tail(&self) -> String {
-        let side = if self.side == Color::White { 'w' } else { 'b' };
-        let mut castling = String::new();
-        for (color, side_, c) in [
-            (Color::White, CastleSide::King, 'K'),
-            (Color::White, CastleSide::Queen, 'Q'),
-            (Color::Black, CastleSide::King, 'k'),
-            (Color::Black, CastleSide::Queen, 'q'),
-        ] {
-            if self.castling.has(color, side_) {
-                castling.push(c);
-            }
-        }
-        if castling.is_empty() {
-            castling.push('-');
-        }
-        let ep = self.ep_square.map_or("-".to_string(), |s| s.to_string());
-        format!("{side} {castling} {ep} {} {}", self.halfmove, self.fullmove)
-    }
-
-    /// Placement of one grid: with `merge`, both boards in one 8-file grid with `|` marks;
-    /// otherwise the listed boards side by side.
-    fn placement(&self, boards: &[BoardId], merge: bool) -> String {
-        let mut out = String::new();
-        for rank in (0..8).rev() {
-            let mut empty = 0;
-            for &board in boards {
-                for file in 0..8 {
-                    let sq = Square::from_coords(file, rank);
-                    let found = if merge {
-                        self.piece_at(sq)
-                    } else {
-                        self.piece_on(board, sq).map(|p| (p, board))
-                    };
-                    match found {
-                        Some((p, b)) => {
-                            if empty > 0 {
-                                out.push_str(&empty.to_string());
-                                empty = 0;
-                            }
-                            if merge && b == BoardId::B {
-                                out.push('|');
-                            }
-                            out.push(p.letter());
-                        }
-                        None => empty += 1,
-                    }
-                }
-            }
-            if empty > 0 {
-                out.push_str(&empty.to_string());
-            }
-            if rank > 0 {
-                out.push('/');
-            }
-        }
-        out
     }
 }

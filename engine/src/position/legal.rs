@@ -8,10 +8,15 @@ use crate::rules::EnPassant;
 use crate::types::{Bitboard, Color, Move, MoveKind, PieceKind};
 
 impl Position {
-    /// True when `mv` is a legal move in this position.
+    /// True when `mv` is a legal move in this position. For the variants of the generic
+    /// generator this asks that generator (for the moving piece only); for standard Alice it
+    /// checks the rules directly, independently of the fast generator.
     pub fn is_legal(&self, mv: Move) -> bool {
         if mv.is_none() {
             return false;
+        }
+        if !self.rules.variant.fast_generator() {
+            return self.generic_is_legal(mv);
         }
         let us = self.side;
         let (from, to, fb, tb) = (mv.from(), mv.to(), mv.from_board(), mv.to_board());
@@ -72,7 +77,7 @@ impl Position {
         if capture {
             // In double en passant mode a pawn capture onto the passed square (with the
             // passed pawn on this board) is the double capture, never an ordinary one.
-            if self.rules.en_passant == EnPassant::Double
+            if self.rules.ep_mode() == EnPassant::Double
                 && self.ep_square == Some(to)
                 && self.ep_capturers().is_some_and(|(_, b, _)| b == fb)
             {
@@ -87,7 +92,7 @@ impl Position {
     fn en_passant_is_legal(&self, mv: Move) -> bool {
         let us = self.side;
         let (from, to, fb, tb) = (mv.from(), mv.to(), mv.from_board(), mv.to_board());
-        if self.rules.en_passant == EnPassant::Off || self.ep_square != Some(to) || !mv.is_capture() {
+        if self.rules.ep_mode() == EnPassant::Off || self.ep_square != Some(to) || !mv.is_capture() {
             return false;
         }
         if !self.pieces(fb, us, PieceKind::Pawn).has(from) || !attacks::pawn(us, from).has(to) {
@@ -103,7 +108,7 @@ impl Position {
         }
         match self.piece_on(fb, to) {
             None => {}
-            Some(p) if p.color() != us && self.rules.en_passant == EnPassant::Double => {}
+            Some(p) if p.color() != us && self.rules.ep_mode() == EnPassant::Double => {}
             Some(_) => return false,
         }
         self.leaves_king_safe(mv)

@@ -1,6 +1,6 @@
 //! Making moves (copy-make: the caller keeps the old position to undo).
 
-use super::castling::{CastleSide, CastlingConfig};
+use super::castling::{CastleSide, CastlingConfig, CastlingRights};
 use super::Position;
 use crate::attacks;
 use crate::types::{Color, Move, MoveKind, Piece, PieceKind, Square};
@@ -8,11 +8,30 @@ use crate::types::{Color, Move, MoveKind, Piece, PieceKind, Square};
 impl Position {
     /// Plays `mv`, which must be legal in this position (see `is_legal`).
     pub fn make_move(&mut self, mv: Move) {
+        self.make_unchecked(mv);
+        #[cfg(debug_assertions)]
+        self.assert_consistent();
+    }
+
+    /// `make_move` without the debug consistency check (for the generic generator's
+    /// make-and-test of pseudo-legal moves, which may leave the own king in check).
+    ///
+    /// A move takes the piece from `from` of its board, removes what it captures (on the
+    /// destination of its own board; for a zero move on the destination of the landing board;
+    /// for en passant also the passed pawn) and puts it on `to` of the landing board, which may
+    /// be its own board in O'Donohue and Duo. A pawn move resets the fifty-move clock unless it
+    /// is a null move (a reversible Lady Alice null move of a pawn does not).
+    pub(crate) fn make_unchecked(&mut self, mv: Move) {
         let us = self.side;
         let (from, to, fb, tb) = (mv.from(), mv.to(), mv.from_board(), mv.to_board());
         self.key ^= self.ep_key() ^ attacks::zobrist_castling(self.castling.bits());
-        self.halfmove += 1;
+        self.halfmove = self.halfmove.saturating_add(1);
         let mut new_ep = None;
+        let lost = if self.castling.is_empty() {
+            CastlingRights::NONE
+        } else {
+            self.castling_lost(mv)
+        };
         match mv.kind() {
             MoveKind::Castle => {
                 let side = if to.file() > from.file() {
@@ -28,6 +47,10 @@ impl Position {
             }
             MoveKind::Null => {
                 let piece = self.remove(fb, from);
+                if mv.is_capture() {
+                    self.remove(tb, to);
+                    self.halfmove = 0;
+                }
                 self.put(tb, piece, to);
             }
             kind => {
@@ -57,9 +80,7 @@ impl Position {
                 }
             }
         }
-        let config = self.castle_config;
-        self.castling.remove(config.rights_touching(from));
-        self.castling.remove(config.rights_touching(to));
+        self.castling.remove(lost);
         self.ep_square = new_ep;
         self.side = us.flip();
         if us == Color::Black {
@@ -68,8 +89,39 @@ impl Position {
         self.key ^= attacks::zobrist_side() ^ attacks::zobrist_castling(self.castling.bits());
         self.key ^= self.ep_key();
         self.checkers = self.compute_checkers();
-        #[cfg(debug_assertions)]
-        self.assert_consistent();
+    }
+
+    /// Castling rights that `mv` (not yet made) takes away. A right needs the king on its start
+    /// square and the rook on its start square of the king's board (checked on input and by
+    /// `check_consistency`), so a move from one of those cells moves the king or that rook (any
+    /// move, null moves and castling included), and a capture on the rook's cell of the enemy
+    /// king's board takes that rook. A piece landing on a start square of another board, or
+    /// moving from one, leaves the right alone (O'Donohue, Duo, three-board Alice).
+    #[inline(always)]
+    fn castling_lost(&self, mv: Move) -> CastlingRights {
+        let us = self.side;
+        let them = us.flip();
+        let config = &self.castle_config;
+        let mut lost = CastlingRights::NONE;
+        let (from, fb) = (mv.from(), mv.from_board());
+        if fb == self.king_board(us) {
+            if from == config.king[us.index()] {
+                lost = CastlingRights::both(us);
+            } else if let Some(side) = config.side_of(us, from) {
+                lost = CastlingRights::single(us, side);
+            }
+        }
+        if mv.is_capture() {
+            let cap_board = if mv.kind() == MoveKind::Null { mv.to_board() } else { fb };
+            if cap_board == self.king_board(them) {
+                if let Some(side) = config.side_of(them, mv.to()) {
+                    let mut both = lost;
+                    both.insert(them, side);
+                    lost = both;
+                }
+            }
+        }
+        lost
     }
 
     /// The position after `mv` (copy-make).
@@ -86,7 +138,7 @@ impl Position {
         self.ep_square = None;
         self.side = self.side.flip();
         self.key ^= attacks::zobrist_side();
-        self.halfmove += 1;
+        self.halfmove = self.halfmove.saturating_add(1);
         self.checkers = self.compute_checkers();
     }
 
@@ -101,12 +153,15 @@ impl Position {
         self.piece_on(mv.from_board(), mv.from())
     }
 
-    /// The piece `mv` captures on its destination (not the en passant pawn).
+    /// The piece `mv` captures on its destination (not the en passant pawn): on the mover's
+    /// board, or for a Duo zero move on the landing board.
     #[inline(always)]
     pub fn captured_piece(&self, mv: Move) -> Option<Piece> {
-        if mv.is_castle() {
-            return None;
+        match mv.kind() {
+            MoveKind::Castle => None,
+            MoveKind::Null if mv.is_capture() => self.piece_on(mv.to_board(), mv.to()),
+            MoveKind::Null => None,
+            _ => self.piece_on(mv.from_board(), mv.to()),
         }
-        self.piece_on(mv.from_board(), mv.to())
     }
 }

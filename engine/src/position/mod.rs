@@ -1,8 +1,14 @@
-//! The two-board Alice position: bitboards per board, side and kind, a mailbox per board,
-//! game state and an incremental Zobrist key that includes the board of every piece.
+//! The Alice position: bitboards per board, side and kind, a mailbox per board, game state and
+//! an incremental Zobrist key that includes the board of every piece.
+//!
+//! Arrays are sized for three boards (three-board Alice); a variant uses its first
+//! `rules.boards()` boards and the others stay empty. Standard Alice never has a square occupied
+//! on two boards; O'Donohue and Duo may (see `Variant::shared_squares`).
 
 mod castling;
 mod fen;
+mod fen_write;
+mod generic;
 mod legal;
 mod makemove;
 mod movegen;
@@ -15,7 +21,7 @@ mod validate;
 
 pub use castling::{CastleSide, CastlingRights};
 pub use fen::{FenError, FenStyle};
-pub use notation::MoveParseError;
+pub use notation::{MoveParseError, MoveStyle};
 
 use crate::attacks;
 use crate::rules::{EnPassant, Rules};
@@ -28,13 +34,13 @@ const NO_PIECE: u8 = 12;
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Position {
     /// [board][color][kind] piece sets.
-    pieces: [[[Bitboard; 6]; 2]; 2],
+    pieces: [[[Bitboard; 6]; 2]; 3],
     /// [board][color] occupancy.
-    by_color: [[Bitboard; 2]; 2],
+    by_color: [[Bitboard; 2]; 3],
     /// [board] occupancy.
-    occupied: [Bitboard; 2],
+    occupied: [Bitboard; 3],
     /// [board][square] piece index or `NO_PIECE`.
-    mailbox: [[u8; 64]; 2],
+    mailbox: [[u8; 64]; 3],
     side: Color,
     castling: CastlingRights,
     /// The square a pawn passed over with its last double step (written after every double step).
@@ -52,10 +58,10 @@ impl Position {
     /// An empty position (no pieces), White to move, under `rules`.
     pub fn empty(rules: Rules) -> Position {
         Position {
-            pieces: [[[Bitboard::EMPTY; 6]; 2]; 2],
-            by_color: [[Bitboard::EMPTY; 2]; 2],
-            occupied: [Bitboard::EMPTY; 2],
-            mailbox: [[NO_PIECE; 64]; 2],
+            pieces: [[[Bitboard::EMPTY; 6]; 2]; 3],
+            by_color: [[Bitboard::EMPTY; 2]; 3],
+            occupied: [Bitboard::EMPTY; 3],
+            mailbox: [[NO_PIECE; 64]; 3],
             side: Color::White,
             castling: CastlingRights::NONE,
             ep_square: None,
@@ -73,16 +79,36 @@ impl Position {
         Position::from_fen(crate::rules::Variant::Alice.start_fen(), Rules::default()).expect("start FEN is valid")
     }
 
+    /// The start position of `rules.variant` under `rules`.
+    pub fn start(rules: Rules) -> Position {
+        Position::from_fen(rules.variant.start_fen(), rules).expect("start FEN is valid")
+    }
+
     /// Rules of this position.
     #[inline(always)]
     pub fn rules(&self) -> Rules {
         self.rules
     }
 
-    /// Changes the rule options (recomputes the key, which depends on the en passant option).
+    /// Changes the en passant option, keeping the variant (recomputes the key, which depends on
+    /// the en passant option). The variant and Chess960 flag of a position cannot change: they
+    /// decide how its FEN was read; parse the FEN again under the new rules instead.
     pub fn set_rules(&mut self, rules: Rules) {
-        self.rules = rules;
+        self.rules.en_passant = rules.en_passant;
         self.key = self.compute_key();
+        self.checkers = self.compute_checkers();
+    }
+
+    /// The boards of this variant: A and B, or A, B and C.
+    #[inline(always)]
+    pub fn boards(&self) -> &'static [BoardId] {
+        &BoardId::ALL[..self.rules.boards()]
+    }
+
+    /// The boards of this variant other than `board`.
+    #[inline(always)]
+    pub fn other_boards(&self, board: BoardId) -> impl Iterator<Item = BoardId> {
+        self.boards().iter().copied().filter(move |&b| b != board)
     }
 
     /// Side to move.
@@ -127,10 +153,11 @@ impl Position {
         self.pieces[board.index()][color.index()][kind.index()]
     }
 
-    /// Pieces of `color` and `kind` on both boards together.
+    /// Pieces of `color` and `kind` on every board together (both boards, or all three).
     #[inline(always)]
     pub fn pieces_both(&self, color: Color, kind: PieceKind) -> Bitboard {
-        self.pieces(BoardId::A, color, kind) | self.pieces(BoardId::B, color, kind)
+        let (c, k) = (color.index(), kind.index());
+        self.pieces[0][c][k] | self.pieces[1][c][k] | self.pieces[2][c][k]
     }
 
     /// All pieces of `color` on `board`.
@@ -145,10 +172,10 @@ impl Position {
         self.occupied[board.index()]
     }
 
-    /// Squares occupied on either board.
+    /// Squares occupied on any board.
     #[inline(always)]
     pub fn occupied_any(&self) -> Bitboard {
-        self.occupied[0] | self.occupied[1]
+        self.occupied[0] | self.occupied[1] | self.occupied[2]
     }
 
     /// Piece on `sq` of `board`.
@@ -158,10 +185,10 @@ impl Position {
         (p != NO_PIECE).then(|| Piece::from_index(p))
     }
 
-    /// The piece on `sq` and its board, looking at board A first.
+    /// The piece on `sq` and its board, looking at board A first, then B, then C.
     #[inline(always)]
     pub fn piece_at(&self, sq: Square) -> Option<(Piece, BoardId)> {
-        BoardId::BOTH
+        BoardId::ALL
             .into_iter()
             .find_map(|b| self.piece_on(b, sq).map(|p| (p, b)))
     }
@@ -177,12 +204,15 @@ impl Position {
     pub fn king_board(&self, color: Color) -> BoardId {
         if self.pieces(BoardId::A, color, PieceKind::King).any() {
             BoardId::A
-        } else {
+        } else if self.pieces(BoardId::B, color, PieceKind::King).any() {
             BoardId::B
+        } else {
+            BoardId::C
         }
     }
 
-    /// Enemy pieces giving check to the side to move (all on the king's board).
+    /// Squares of the enemy pieces giving check to the side to move: on the king's board, and
+    /// in Duo also the king's own square when an enemy piece stands on its zero square.
     #[inline(always)]
     pub fn checkers(&self) -> Bitboard {
         self.checkers
@@ -257,7 +287,46 @@ impl Position {
     pub(crate) fn compute_checkers(&self) -> Bitboard {
         let us = self.side;
         let kb = self.king_board(us);
-        self.attackers(self.king_square(us), kb, self.occupied(kb), us.flip())
+        let ksq = self.king_square(us);
+        let checkers = self.attackers(ksq, kb, self.occupied(kb), us.flip());
+        if self.rules.variant == crate::rules::Variant::Duo && self.color_on(kb.other(), us.flip()).has(ksq) {
+            return checkers | Bitboard::from_square(ksq);
+        }
+        checkers
+    }
+
+    /// True when a king of `by`'s opponent standing on `sq` of `board` (with blockers `occ`
+    /// there) would be in check: `by` attacks it on that board, or (Duo) a piece of `by`
+    /// stands on its zero square, the same square of the other board.
+    #[inline(always)]
+    pub fn king_square_attacked(&self, sq: Square, board: BoardId, occ: Bitboard, by: Color) -> bool {
+        self.is_attacked(sq, board, occ, by)
+            || (self.rules.variant == crate::rules::Variant::Duo && self.color_on(board.other(), by).has(sq))
+    }
+
+    /// True when `color`'s king is in check (the variant's check rule).
+    #[inline(always)]
+    pub fn king_in_check(&self, color: Color) -> bool {
+        let kb = self.king_board(color);
+        self.king_square_attacked(self.king_square(color), kb, self.occupied(kb), color.flip())
+    }
+
+    /// Squares where a piece moving on `board` cannot land: occupied on the other board (on
+    /// both other boards in three-board Alice); never blocked in O'Donohue and Duo, where a
+    /// piece may stay on its board.
+    #[inline(always)]
+    pub fn landing_blocked(&self, board: BoardId) -> Bitboard {
+        match self.rules.variant {
+            crate::rules::Variant::ODonohue | crate::rules::Variant::Duo => Bitboard::EMPTY,
+            crate::rules::Variant::Alice3 => {
+                let mut blocked = Bitboard::FULL;
+                for b in self.other_boards(board) {
+                    blocked &= self.occupied(b);
+                }
+                blocked
+            }
+            _ => self.occupied(board.other()),
+        }
     }
 
     /// Puts `piece` on `sq` of `board` (the cell must be empty), updating the key.
@@ -300,7 +369,7 @@ impl Position {
     /// move on that board attacking the passed square). None when the option is off or the
     /// passed pawn is missing.
     pub(crate) fn ep_capturers(&self) -> Option<(Square, BoardId, Bitboard)> {
-        if self.rules.en_passant == EnPassant::Off {
+        if self.rules.ep_mode() == EnPassant::Off {
             return None;
         }
         let ep = self.ep_square?;
@@ -309,8 +378,10 @@ impl Position {
             Color::White => ep.offset(-8),
             Color::Black => ep.offset(8),
         };
-        let board = BoardId::BOTH
-            .into_iter()
+        let board = self
+            .boards()
+            .iter()
+            .copied()
             .find(|&b| self.pieces(b, them, PieceKind::Pawn).has(pawn_sq))?;
         Some((
             pawn_sq,
@@ -322,7 +393,7 @@ impl Position {
     /// The key recomputed from scratch.
     pub fn compute_key(&self) -> u64 {
         let mut key = 0;
-        for board in BoardId::BOTH {
+        for &board in self.boards() {
             for sq in self.occupied(board) {
                 let p = self.mailbox[board.index()][sq.index()] as usize;
                 key ^= attacks::zobrist_piece(board.index(), p, sq);
@@ -338,12 +409,12 @@ impl Position {
     /// True when only the two kings are left (the one insufficient-material draw proven
     /// for Alice).
     pub fn bare_kings(&self) -> bool {
-        (self.occupied[0] | self.occupied[1]).count() == 2
+        self.piece_count() == 2
     }
 
-    /// Number of pieces (kings included) on both boards.
+    /// Number of pieces (kings included) on all boards.
     pub fn piece_count(&self) -> u32 {
-        self.occupied[0].count() + self.occupied[1].count()
+        self.occupied[0].count() + self.occupied[1].count() + self.occupied[2].count()
     }
 }
 

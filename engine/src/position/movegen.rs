@@ -1,4 +1,6 @@
-//! Fully legal move generation for standard Alice (rules.md §1 and §3.1).
+//! Fully legal move generation for standard Alice (rules.md §1 and §3.1), also used for
+//! Looking-glass Alice and for Chess960 castling in both. The other variants go through the
+//! generic make-and-test generator (`generic.rs`); `generate` dispatches on the variant.
 //!
 //! Let `kb` be the board of our king and `ob` the other board. A piece moving on `kb` leaves
 //! it (it transfers to `ob`), so it can never block a check there, and it may not be pinned
@@ -44,6 +46,10 @@ impl Position {
 
     /// Appends the legal moves of `gen` type to `list`.
     pub fn generate(&self, gen: GenType, list: &mut MoveList) {
+        if !self.rules.variant.fast_generator() {
+            self.generic_generate(gen, list);
+            return;
+        }
         match gen {
             GenType::All => self.gen::<true, true>(list),
             GenType::Noisy => self.gen::<true, false>(list),
@@ -54,7 +60,7 @@ impl Position {
     /// Number of legal moves (the bulk count at the last perft ply).
     pub fn count_legal(&self) -> usize {
         let mut list = MoveList::new();
-        self.gen::<true, true>(&mut list);
+        self.generate(GenType::All, &mut list);
         list.len()
     }
 
@@ -240,8 +246,8 @@ impl Position {
     /// In `double` en passant mode, the passed square on `board` when it holds an enemy piece:
     /// a pawn capture there is the double en passant capture, not an ordinary one.
     #[inline(always)]
-    fn double_ep_square(&self, board: BoardId) -> Option<Square> {
-        if self.rules.en_passant != EnPassant::Double {
+    pub(super) fn double_ep_square(&self, board: BoardId) -> Option<Square> {
+        if self.rules.ep_mode() != EnPassant::Double {
             return None;
         }
         let ep = self.ep_square?;
@@ -258,7 +264,7 @@ impl Position {
         if self.occupied(board.other()).has(ep) || self.color_on(board, us).has(ep) {
             return;
         }
-        if self.color_on(board, us.flip()).has(ep) && self.rules.en_passant == EnPassant::Normal {
+        if self.color_on(board, us.flip()).has(ep) && self.rules.ep_mode() == EnPassant::Normal {
             return; // only the ordinary capture of that piece (generated with the captures)
         }
         for from in capturers {
@@ -322,18 +328,16 @@ impl Position {
             return None;
         }
         let (kd, rd) = CastlingConfig::destinations(us, side);
-        let movers = Bitboard::from_square(ks) | Bitboard::from_square(rs);
         let dests = Bitboard::from_square(kd) | Bitboard::from_square(rd);
         let occ = self.occupied(kb);
-        if ((attacks::between(ks, rs) | dests) & !movers & occ).any() {
+        if (config.empty[us.index()][side as usize] & occ).any() {
             return None;
         }
         let ob = kb.other();
         if (self.occupied(ob) & dests).any() {
             return None;
         }
-        let king_path = attacks::between(ks, kd) | Bitboard::from_square(kd);
-        for sq in king_path {
+        for sq in config.king_path[us.index()][side as usize] {
             if self.is_attacked(sq, kb, occ, them) {
                 return None;
             }

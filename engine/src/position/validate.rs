@@ -1,12 +1,16 @@
 //! Consistency checks of the incremental state (run after every make in debug builds).
 
-use super::{Position, NO_PIECE};
+use super::{CastleSide, Position, NO_PIECE};
 use crate::types::{Bitboard, BoardId, Color, PieceKind};
 
 impl Position {
-    /// Recomputes every derived field from the piece sets and reports the first mismatch.
+    /// Recomputes every derived field from the piece sets and reports the first mismatch, and
+    /// checks the variant's invariants: boards beyond the variant's are empty, pieces stand only
+    /// on the valid squares (files a-d in Mini Alice), a square is occupied on two boards only
+    /// where the variant allows it, no pawn on the first or last rank, each castling right has its
+    /// king and rook on their start squares of one board, the en passant square has its pawn.
     pub fn check_consistency(&self) -> Result<(), String> {
-        for board in BoardId::BOTH {
+        for board in BoardId::ALL {
             let b = board.index();
             let mut occ = Bitboard::EMPTY;
             for color in Color::BOTH {
@@ -43,9 +47,7 @@ impl Position {
                 return Err(format!("mailbox of board {} has stray pieces", board.letter()));
             }
         }
-        if (self.occupied[0] & self.occupied[1]).any() {
-            return Err("a square is occupied on both boards".into());
-        }
+        self.check_variant_invariants()?;
         for color in Color::BOTH {
             if self.pieces_both(color, PieceKind::King).count() != 1 {
                 return Err(format!("{color:?} does not have exactly one king"));
@@ -56,6 +58,55 @@ impl Position {
         }
         if self.checkers != self.compute_checkers() {
             return Err("checkers are stale".into());
+        }
+        Ok(())
+    }
+
+    fn check_variant_invariants(&self) -> Result<(), String> {
+        let variant = self.rules.variant;
+        for board in &BoardId::ALL[variant.boards()..] {
+            if self.occupied[board.index()].any() {
+                return Err(format!("board {} is not used in {variant} but holds pieces", board.letter()));
+            }
+        }
+        let valid = variant.valid_squares();
+        let mut seen = Bitboard::EMPTY;
+        for b in 0..3 {
+            if (self.occupied[b] & !valid).any() {
+                return Err(format!("a piece stands off the {variant} board"));
+            }
+            if !variant.shared_squares() && (seen & self.occupied[b]).any() {
+                return Err("a square is occupied on two boards".into());
+            }
+            seen |= self.occupied[b];
+        }
+        let edge = Bitboard::rank(0) | Bitboard::rank(7);
+        for color in Color::BOTH {
+            if (self.pieces_both(color, PieceKind::Pawn) & edge).any() {
+                return Err(format!("a {color:?} pawn stands on the first or last rank"));
+            }
+        }
+        let config = &self.castle_config;
+        for color in Color::BOTH {
+            for side in CastleSide::BOTH {
+                if !self.castling.has(color, side) {
+                    continue;
+                }
+                let kb = self.king_board(color);
+                let (ks, rs) = (config.king[color.index()], config.rook[color.index()][side as usize]);
+                if self.king_square(color) != ks || !self.pieces(kb, color, PieceKind::Rook).has(rs) {
+                    return Err(format!("castling right {color:?} {side:?} without king on {ks} and rook on {rs} of one board"));
+                }
+            }
+        }
+        if let Some(ep) = self.ep_square {
+            let (rank, mover, step) = match self.side {
+                Color::White => (5, Color::Black, -8),
+                Color::Black => (2, Color::White, 8),
+            };
+            if ep.rank() != rank || !self.pieces_both(mover, PieceKind::Pawn).has(ep.offset(step)) {
+                return Err(format!("en passant square {ep} without its {mover:?} pawn"));
+            }
         }
         Ok(())
     }

@@ -6,8 +6,8 @@ use crate::position::Position;
 use crate::types::{Move, Piece};
 
 const MAX_HISTORY: i32 = 16_384;
-/// Cells of a destination: 2 boards x 64 squares.
-const CELLS: usize = 128;
+/// Cells of a destination: 3 boards (three-board Alice) x 64 squares.
+const CELLS: usize = 192;
 /// (piece, landing cell) pairs.
 const PIECE_CELLS: usize = 12 * CELLS;
 

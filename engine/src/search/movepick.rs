@@ -72,10 +72,11 @@ impl MovePicker {
         self.skip_quiets = true;
     }
 
-    /// Every legal move in picker order, with empty history (for tests and tools).
-    pub fn all_moves(pos: &Position, tt_move: Move) -> Vec<Move> {
+    /// Every legal move in picker order, with empty history (for tests and tools). `tt_move`
+    /// and `killers` may be any encodings, legal or not.
+    pub fn all_moves(pos: &Position, tt_move: Move, killers: [Move; 2]) -> Vec<Move> {
         let history = History::default();
-        let mut picker = MovePicker::new(pos, tt_move, [Move::NONE; 2], [None; 2]);
+        let mut picker = MovePicker::new(pos, tt_move, killers, [None; 2]);
         std::iter::from_fn(|| picker.next(pos, &history)).collect()
     }
 

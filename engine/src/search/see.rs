@@ -16,6 +16,9 @@ fn value(kind: PieceKind) -> i32 {
 
 /// Material balance of the exchange started by `mv`, from the mover's view.
 pub fn see(pos: &Position, mv: Move) -> i32 {
+    if !pos.rules().variant.alternating_exchanges() {
+        return see_estimate(pos, mv);
+    }
     match mv.kind() {
         MoveKind::Castle | MoveKind::Null => return 0,
         MoveKind::EnPassant => return value(PieceKind::Pawn),
@@ -74,6 +77,41 @@ pub fn see(pos: &Position, mv: Move) -> i32 {
         d -= 1;
     }
     gain[0]
+}
+
+/// The simple estimate used where the alternating-board model does not hold (O'Donohue and Duo,
+/// where a piece may stay on its board, and three-board Alice, where the capturer picks its
+/// landing board): what `mv` captures (and promotes to), less the mover when an enemy piece can
+/// take it on its landing cell (on that board, or in Duo by a zero move from the other board).
+fn see_estimate(pos: &Position, mv: Move) -> i32 {
+    let Some(mover) = pos.moved_piece(mv) else { return 0 };
+    if mv.is_castle() {
+        return 0;
+    }
+    let (from, to, fb, tb) = (mv.from(), mv.to(), mv.from_board(), mv.to_board());
+    let mut gain = match mv.kind() {
+        MoveKind::EnPassant => value(PieceKind::Pawn),
+        _ => pos.captured_piece(mv).map_or(0, |p| value(p.kind())),
+    };
+    let mut on_square = value(mover.kind());
+    if let Some(promo) = mv.promotion() {
+        gain += value(promo) - value(PieceKind::Pawn);
+        on_square = value(promo);
+    }
+    let them = mover.color().flip();
+    let mut occ = pos.occupied(tb) | Bitboard::from_square(to);
+    if fb == tb {
+        occ &= !Bitboard::from_square(from);
+    }
+    let zb = tb.other();
+    let zero_threat = pos.rules().variant == crate::rules::Variant::Duo
+        && fb == tb
+        && (pos.color_on(zb, them) & !pos.pieces(zb, them, PieceKind::Pawn)).has(to);
+    if zero_threat || pos.attackers(to, tb, occ, them).any() {
+        gain - on_square
+    } else {
+        gain
+    }
 }
 
 /// True when the exchange started by `mv` wins at least `threshold`.

@@ -23,7 +23,8 @@ pub enum MoveKind {
     PromoRook = 6,
     /// Promotion to a queen.
     PromoQueen = 7,
-    /// A piece moving to the same square of the other board (Lady Alice, Duo).
+    /// A piece moving to the same square of the other board: the Lady Alice null move and the
+    /// Duo zero move (a zero move onto an enemy piece captures it; the capture flag is set).
     Null = 8,
 }
 
@@ -77,7 +78,7 @@ impl Move {
         Square::new((self.0 & 63) as u8)
     }
 
-    /// Destination square (for castling: the rook's square).
+    /// Destination square (for castling: the rook's square; for a null move: `from`).
     #[inline(always)]
     pub const fn to(self) -> Square {
         Square::new(((self.0 >> 6) & 63) as u8)
@@ -150,7 +151,17 @@ impl Move {
     /// Move from its raw encoding; may be garbage, so check it with `Position::is_legal`.
     #[inline(always)]
     pub const fn from_raw(raw: u32) -> Move {
-        Move(raw & 0x1F_FFFF)
+        let raw = raw & 0x1F_FFFF;
+        let kind = (raw >> 16) & 15;
+        let (from_board, to_board) = ((raw >> 12) & 3, (raw >> 14) & 3);
+        // Fields out of range (a garbage table entry) decode to no move.
+        if kind as usize >= KINDS.len()
+            || from_board as usize >= BoardId::ALL.len()
+            || to_board as usize >= BoardId::ALL.len()
+        {
+            return Move::NONE;
+        }
+        Move(raw)
     }
 
     /// True for `Move::NONE`.
@@ -175,8 +186,10 @@ impl fmt::Debug for Move {
     }
 }
 
-/// Maximum number of legal moves in any reachable position of the supported variants.
-pub const MAX_MOVES: usize = 512;
+/// Maximum number of legal moves in any position of the supported variants. Standard Alice
+/// stays far below 512; Duo and three-board Alice give most moves two landing boards (a bound
+/// of 55 moves per queen, 658 in all), so the list holds 1024.
+pub const MAX_MOVES: usize = 1024;
 
 /// A fixed-capacity list of moves.
 pub type MoveList = ArrayVec<Move, MAX_MOVES>;

@@ -136,49 +136,57 @@ impl Piece {
     }
 }
 
-/// One of the Alice boards.
+/// One of the Alice boards. Standard Alice uses A and B; three-board Alice (`alice3`) adds C.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
 pub enum BoardId {
     /// Board A, where the game starts.
     A = 0,
     /// Board B, the looking-glass board.
     B = 1,
+    /// Board C, the third board of three-board Alice.
+    C = 2,
 }
 
 impl BoardId {
-    /// Index 0 (A) or 1 (B).
+    /// Index 0 (A), 1 (B) or 2 (C).
     #[inline(always)]
     pub const fn index(self) -> usize {
         self as usize
     }
 
-    /// The board a piece transfers to from this one.
+    /// The board a piece transfers to from this one in a two-board variant (A and B swap).
+    /// Board C has no single other board; it maps to itself.
     #[inline(always)]
     pub const fn other(self) -> BoardId {
         match self {
             BoardId::A => BoardId::B,
             BoardId::B => BoardId::A,
+            BoardId::C => BoardId::C,
         }
     }
 
-    /// Board from an index 0..2.
+    /// Board from an index: 0 = A, 1 = B, anything else = C.
     #[inline(always)]
     pub const fn from_index(i: usize) -> BoardId {
-        if i == 0 {
-            BoardId::A
-        } else {
-            BoardId::B
+        match i {
+            0 => BoardId::A,
+            1 => BoardId::B,
+            _ => BoardId::C,
         }
     }
 
-    /// Both boards.
+    /// Both boards of a two-board variant.
     pub const BOTH: [BoardId; 2] = [BoardId::A, BoardId::B];
 
-    /// Letter `A` or `B`.
+    /// All three boards; a variant with `n` boards uses `ALL[..n]`.
+    pub const ALL: [BoardId; 3] = [BoardId::A, BoardId::B, BoardId::C];
+
+    /// Letter `A`, `B` or `C`.
     pub const fn letter(self) -> char {
         match self {
             BoardId::A => 'A',
             BoardId::B => 'B',
+            BoardId::C => 'C',
         }
     }
 }

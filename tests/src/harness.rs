@@ -1,0 +1,394 @@
+//! Driving the built `vorpal` binary over real pipes: start it, send lines, wait for lines
+//! with timeouts (a reader thread feeds a channel, so a test never hangs), and check the
+//! protocol's invariants on everything the engine prints.
+//!
+//! The binary is found next to the test executable (`target/<profile>/vorpal`, the tests
+//! living in `target/<profile>/deps/`) after `cargo build -p vorpal` has been run once per test
+//! process with the same profile and target directory, so it is never stale. Set
+//! `VORPAL_BIN=/path/to/vorpal` to test another build.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::OnceLock;
+use std::thread;
+use std::time::{Duration, Instant};
+use vorpal_engine::{Game, Move, Position, Rules};
+
+/// Generous limit for things that should happen quickly (CI machines can be slow).
+pub const SOON: Duration = Duration::from_secs(10);
+
+/// The `vorpal` binary, built once per test process.
+pub fn vorpal_binary() -> PathBuf {
+    static BIN: OnceLock<PathBuf> = OnceLock::new();
+    BIN.get_or_init(|| {
+        if let Some(bin) = std::env::var_os("VORPAL_BIN") {
+            return PathBuf::from(bin);
+        }
+        let exe = std::env::current_exe().expect("the test executable's path");
+        // target/<profile>/deps/<test> -> target/<profile>
+        let profile_dir = exe
+            .parent()
+            .and_then(Path::parent)
+            .expect("tests run from target/<profile>/deps")
+            .to_path_buf();
+        let target_dir = profile_dir.parent().expect("a target directory").to_path_buf();
+        let profile = match profile_dir.file_name().and_then(|n| n.to_str()) {
+            // `cargo test` builds into `debug` with the `test` profile.
+            Some("debug") | None => "test".to_string(),
+            Some(name) => name.to_string(),
+        };
+        let manifest = Path::new(env!("CARGO_MANIFEST_DIR")).join("../Cargo.toml");
+        let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+        let out = Command::new(cargo)
+            .args([
+                "build",
+                "--quiet",
+                "-p",
+                "vorpal",
+                "--bin",
+                "vorpal",
+                "--profile",
+                &profile,
+            ])
+            .arg("--manifest-path")
+            .arg(&manifest)
+            .arg("--target-dir")
+            .arg(&target_dir)
+            .output()
+            .expect("running cargo build -p vorpal");
+        assert!(
+            out.status.success(),
+            "cargo build -p vorpal failed:\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let bin = profile_dir.join(format!("vorpal{}", std::env::consts::EXE_SUFFIX));
+        assert!(bin.exists(), "{} was not built", bin.display());
+        bin
+    })
+    .clone()
+}
+
+/// A running engine in the UCI loop.
+pub struct Engine {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+    /// Every line sent (`>> `) and received (`<< `), for failure messages.
+    pub transcript: Vec<String>,
+    gos: usize,
+    bestmoves: usize,
+}
+
+impl Engine {
+    /// Starts `vorpal` with no arguments.
+    pub fn start() -> Engine {
+        let mut child = Command::new(vorpal_binary())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("starting vorpal");
+        let stdout = child.stdout.take().expect("piped stdout");
+        let (tx, lines) = mpsc::channel();
+        thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let stdin = child.stdin.take();
+        let mut engine = Engine {
+            child,
+            stdin,
+            lines,
+            transcript: Vec::new(),
+            gos: 0,
+            bestmoves: 0,
+        };
+        // The one banner line the protocol allows at start-up.
+        let banner = engine.recv(SOON).expect("a banner line at start-up");
+        assert!(banner.starts_with("Vorpal "), "banner: {banner}");
+        engine
+    }
+
+    /// The transcript so far, for assertion messages.
+    pub fn dump(&self) -> String {
+        self.transcript.join("\n")
+    }
+
+    /// Sends one line.
+    pub fn send(&mut self, line: &str) {
+        self.send_bytes(line.as_bytes());
+        let words: Vec<&str> = line.split_whitespace().collect();
+        if words.first() == Some(&"go") && words.get(1) != Some(&"perft") {
+            self.gos += 1;
+        }
+    }
+
+    /// Sends raw bytes followed by a newline (for garbage input).
+    pub fn send_bytes(&mut self, bytes: &[u8]) {
+        self.transcript.push(format!(
+            ">> {}",
+            String::from_utf8_lossy(&bytes[..bytes.len().min(200)])
+        ));
+        let stdin = self.stdin.as_mut().expect("stdin is open");
+        stdin.write_all(bytes).expect("writing to vorpal");
+        stdin.write_all(b"\n").expect("writing to vorpal");
+        stdin.flush().expect("flushing to vorpal");
+    }
+
+    /// The next line within `timeout`, or None. Checks the invariants every line must keep.
+    pub fn recv(&mut self, timeout: Duration) -> Option<String> {
+        match self.lines.recv_timeout(timeout) {
+            Ok(line) => {
+                self.transcript.push(format!("<< {line}"));
+                assert!(
+                    line == line.trim_end(),
+                    "trailing whitespace in {line:?}\n{}",
+                    self.dump()
+                );
+                if line.starts_with("bestmove") {
+                    self.bestmoves += 1;
+                    assert!(self.bestmoves <= self.gos, "more bestmoves than gos\n{}", self.dump());
+                }
+                Some(line)
+            }
+            Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => None,
+        }
+    }
+
+    /// Every line up to and including the first one for which `done` holds; panics after
+    /// `timeout`.
+    pub fn read_until(&mut self, timeout: Duration, done: impl Fn(&str) -> bool) -> Vec<String> {
+        let deadline = Instant::now() + timeout;
+        let mut got = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.recv(left) {
+                Some(line) => {
+                    let stop = done(&line);
+                    got.push(line);
+                    if stop {
+                        return got;
+                    }
+                }
+                None => panic!("timed out after {timeout:?} waiting for a line\n{}", self.dump()),
+            }
+        }
+    }
+
+    /// Lines up to and including the one starting with `prefix`.
+    pub fn until_prefix(&mut self, prefix: &str) -> Vec<String> {
+        self.read_until(SOON, |l| l.starts_with(prefix))
+    }
+
+    /// Sends `isready` and returns the lines before `readyok`.
+    pub fn sync(&mut self) -> Vec<String> {
+        self.send("isready");
+        let mut lines = self.until_prefix("readyok");
+        lines.pop();
+        lines
+    }
+
+    /// Lines arriving within `wait` (none expected to end the wait early).
+    pub fn collect_for(&mut self, wait: Duration) -> Vec<String> {
+        let deadline = Instant::now() + wait;
+        let mut got = Vec::new();
+        while let Some(line) = self.recv(deadline.saturating_duration_since(Instant::now())) {
+            got.push(line);
+        }
+        got
+    }
+
+    /// Waits for `bestmove` and returns (all lines including it, the move text or `(none)`).
+    pub fn bestmove(&mut self, timeout: Duration) -> (Vec<String>, String) {
+        let lines = self.read_until(timeout, |l| l.starts_with("bestmove"));
+        let mv = lines
+            .last()
+            .and_then(|l| l.split_whitespace().nth(1))
+            .unwrap_or("")
+            .to_string();
+        (lines, mv)
+    }
+
+    /// Closes stdin and waits (at most `timeout`) for the process to end.
+    pub fn close_input(&mut self) {
+        self.stdin = None;
+    }
+
+    /// Waits for the process to end, reading what is left; panics after `timeout`.
+    pub fn wait_exit(&mut self, timeout: Duration) -> (ExitStatus, Vec<String>) {
+        let deadline = Instant::now() + timeout;
+        let mut rest = Vec::new();
+        loop {
+            if let Some(status) = self.child.try_wait().expect("waiting for vorpal") {
+                rest.extend(self.collect_for(Duration::from_millis(100)));
+                return (status, rest);
+            }
+            if Instant::now() > deadline {
+                let _ = self.child.kill();
+                panic!("vorpal did not exit within {timeout:?}\n{}", self.dump());
+            }
+            while let Ok(line) = self.lines.try_recv() {
+                self.transcript.push(format!("<< {line}"));
+                if line.starts_with("bestmove") {
+                    self.bestmoves += 1;
+                }
+                rest.push(line);
+            }
+            thread::sleep(Duration::from_millis(5));
+        }
+    }
+
+    /// Sends `quit`, checks a clean exit and exactly one `bestmove` per `go`.
+    pub fn finish(mut self) {
+        self.send("quit");
+        let (status, _) = self.wait_exit(SOON);
+        assert!(status.success(), "exit status {status}\n{}", self.dump());
+        assert_eq!(self.gos, self.bestmoves, "one bestmove per go\n{}", self.dump());
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The game described by a `position` command's words (startpos or a pipe/split/wide FEN and
+/// moves), under the default rules, for checking moves the engine plays.
+pub fn game_of(position: &str) -> Game {
+    game_with_rules(position, Rules::default())
+}
+
+/// Like [`game_of`] under `rules`.
+pub fn game_with_rules(position: &str, rules: Rules) -> Game {
+    let words: Vec<&str> = position.split_whitespace().collect();
+    let words = words.strip_prefix(&["position"]).unwrap_or(&words);
+    let (start, rest) = match words {
+        ["startpos", rest @ ..] => (Position::from_fen(rules.variant.start_fen(), rules).unwrap(), rest),
+        ["fen", rest @ ..] => {
+            let end = rest.iter().position(|w| *w == "moves").unwrap_or(rest.len());
+            (Position::from_fen(&rest[..end].join(" "), rules).unwrap(), &rest[end..])
+        }
+        _ => panic!("not a position command: {position}"),
+    };
+    let mut game = Game::new(start);
+    for text in rest.iter().skip(1) {
+        let mv = game.position().parse_move(text).unwrap();
+        assert!(game.play(mv));
+    }
+    game
+}
+
+/// Asserts that `mv` (UCI text) is legal in `game`'s current position and returns it.
+pub fn assert_legal(game: &Game, mv: &str) -> Move {
+    let pos = game.position();
+    match pos.parse_uci(mv) {
+        Ok(m) if pos.is_legal(m) => m,
+        other => panic!("bestmove '{mv}' is not legal in {}: {other:?}", pos.to_fen()),
+    }
+}
+
+/// Output of a one-shot run of the binary.
+pub struct Run {
+    /// Exit status.
+    pub status: ExitStatus,
+    /// Stdout.
+    pub stdout: String,
+    /// Stderr.
+    pub stderr: String,
+    /// Wall time.
+    pub elapsed: Duration,
+}
+
+/// Runs `vorpal <args>` with empty stdin; panics after `timeout`.
+pub fn run_cli(args: &[&str], timeout: Duration) -> Run {
+    let start = Instant::now();
+    let mut child = Command::new(vorpal_binary())
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("starting vorpal");
+    let mut stdout = child.stdout.take().unwrap();
+    let mut stderr = child.stderr.take().unwrap();
+    let out = thread::spawn(move || {
+        let mut s = String::new();
+        let _ = stdout.read_to_string(&mut s);
+        s
+    });
+    let err = thread::spawn(move || {
+        let mut s = String::new();
+        let _ = stderr.read_to_string(&mut s);
+        s
+    });
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if start.elapsed() > timeout {
+            let _ = child.kill();
+            panic!("vorpal {args:?} did not finish within {timeout:?}");
+        }
+        thread::sleep(Duration::from_millis(10));
+    };
+    Run {
+        status,
+        stdout: out.join().unwrap(),
+        stderr: err.join().unwrap(),
+        elapsed: start.elapsed(),
+    }
+}
+
+/// The fields of a UCI `info` line with a score, checked for Stockfish's order:
+/// `depth seldepth multipv score (cp|mate) N [lowerbound|upperbound] [wdl w d l] nodes nps
+/// hashfull tbhits time [pv ...]`. Returns (depth, multipv, pv) or panics with the line.
+pub fn parse_info(line: &str) -> (u32, u32, Vec<String>) {
+    let w: Vec<&str> = line.split_whitespace().collect();
+    let fail = |why: &str| -> ! { panic!("bad info line ({why}): {line}") };
+    let num = |i: usize| -> i64 { w.get(i).and_then(|s| s.parse().ok()).unwrap_or_else(|| fail("number")) };
+    let expect = |i: usize, key: &str| {
+        if w.get(i) != Some(&key) {
+            fail(&format!("expected '{key}' at word {i}"))
+        }
+    };
+    expect(0, "info");
+    expect(1, "depth");
+    let depth = num(2) as u32;
+    expect(3, "seldepth");
+    num(4);
+    expect(5, "multipv");
+    let multipv = num(6) as u32;
+    expect(7, "score");
+    if !matches!(w.get(8), Some(&"cp") | Some(&"mate")) {
+        fail("score cp|mate");
+    }
+    num(9);
+    let mut i = 10;
+    if matches!(w.get(i), Some(&"lowerbound") | Some(&"upperbound")) {
+        i += 1;
+    }
+    if w.get(i) == Some(&"wdl") {
+        let sum = num(i + 1) + num(i + 2) + num(i + 3);
+        assert_eq!(sum, 1000, "wdl sums to 1000: {line}");
+        i += 4;
+    }
+    for key in ["nodes", "nps", "hashfull", "tbhits", "time"] {
+        expect(i, key);
+        num(i + 1);
+        i += 2;
+    }
+    let pv = match w.get(i) {
+        None => Vec::new(),
+        Some(&"pv") if w.len() > i + 1 => w[i + 1..].iter().map(|s| s.to_string()).collect(),
+        _ => fail("pv"),
+    };
+    (depth, multipv, pv)
+}
