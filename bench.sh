@@ -7,8 +7,8 @@ cargo build --release -p vorpal >&2
 bin=target/release/vorpal
 threads=$(nproc)
 echo "== perft 6, start position, 1 thread"
-"$bin" perft 6 --threads 1 | tail -n 3
+"$bin" perft 6 threads 1 2>&1 >/dev/null
 echo "== perft 6, start position, $threads threads"
-"$bin" perft 6 --threads "$threads" | tail -n 3
+"$bin" perft 6 threads "$threads" 2>&1 >/dev/null
 echo "== search bench (1 thread, fixed depth)"
 "$bin" bench 2>/dev/null

@@ -309,8 +309,9 @@ pub struct Run {
 
 /// Runs `vorpal <args>` with empty stdin; panics after `timeout`.
 pub fn run_cli(args: &[&str], timeout: Duration) -> Run {
+    let binary = vorpal_binary();
     let start = Instant::now();
-    let mut child = Command::new(vorpal_binary())
+    let mut child = Command::new(binary)
         .args(args)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())

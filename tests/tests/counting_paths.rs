@@ -124,7 +124,11 @@ fn counting_paths() -> Vec<(&'static str, Box<MoveSource>)> {
             let tt = pick(legal.len() / 2);
             let moves = MovePicker::all_moves(pos, tt, [pick(legal.len() / 3), garbage]);
             let mut seen = std::collections::HashSet::new();
-            assert!(moves.iter().all(|m| seen.insert(*m)), "picker repeated a move in {}", pos.to_fen());
+            assert!(
+                moves.iter().all(|m| seen.insert(*m)),
+                "picker repeated a move in {}",
+                pos.to_fen()
+            );
             moves
         }),
     ));

@@ -146,7 +146,7 @@ fn bad_options_change_nothing() {
         "setoption name Ponder value perhaps",
         "setoption name UCI_Variant value crazyhouse",
         "setoption name AliceEnPassant value sometimes",
-        "setoption name UCI_Chess960 value true",
+        "setoption name UCI_Chess960 value maybe",
         "setoption Hash 16",
         "setoption",
         "debug sideways",

@@ -2,6 +2,7 @@
 //! pondering, MultiPV, and leaving. Every `bestmove` is checked with the rules core.
 
 use std::time::{Duration, Instant};
+use vorpal_engine::Variant;
 use vorpal_tests::harness::{assert_legal, game_of, parse_info, Engine, SOON};
 
 const OPTIONS: [&str; 15] = [
@@ -53,7 +54,14 @@ fn handshake_lists_every_option_and_can_repeat() {
             "{name} missing: {lines:?}"
         );
     }
-    assert!(lines.contains(&"option name UCI_Variant type combo default alice var alice".to_string()));
+    let variants: Vec<String> = Variant::ALL.iter().map(|v| format!("var {}", v.name())).collect();
+    assert!(
+        lines.contains(&format!(
+            "option name UCI_Variant type combo default alice {}",
+            variants.join(" ")
+        )),
+        "{lines:?}"
+    );
     assert!(lines.contains(&"option name Clear Hash type button".to_string()));
     // `uci` again gives the same answer.
     e.send("uci");

@@ -1,0 +1,470 @@
+//! `vorpal analyze`: analysis for a person (a two-board diagram, then one readable line per
+//! depth with the principal variation in SAN) or a script (`--json`: one JSON object per line).
+//! A progress indicator goes to stderr while the engine thinks.
+
+use crate::display::diagram;
+use crate::format::{human_count, human_score, pv_numbered, pv_san, pv_uci, uci_score};
+use crate::json::{quote, Object};
+use crate::output::Output;
+use std::io::{IsTerminal, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
+use std::thread;
+use std::time::{Duration, Instant};
+use vorpal_engine::search::{Bound, Limits, Report, Score, SearchControl, SearchInfo, SearchOptions, Searcher};
+use vorpal_engine::{EnPassant, Game, Position, Rules, Variant};
+
+/// Thinking time when no limit is given.
+pub const DEFAULT_MOVETIME_MS: u64 = 5000;
+
+const USAGE_TEMPLATE: &str = "\
+usage: vorpal analyze [--fen <FEN>] [--moves <m1> <m2> ...]
+                      [--depth <n>] [--movetime <ms>] [--nodes <n>] [--multipv <k>]
+                      [--threads <n>] [--hash <MB>] [--variant <name>] [--chess960]
+                      [--ep off|normal|double] [--json] [--progress]
+  --fen       the position (any FEN form of rules.md; quote it or give it as separate words);
+              default: the start position
+  --moves     moves played from it, in UCI or SAN (Nf3, Ne5/A, e2e4)
+  --depth, --movetime, --nodes
+              search limits (all that are given apply); default: --movetime 5000
+  --multipv   show the best <k> lines
+  --variant   one of: {variants} (default alice)
+  --chess960  Chess960 castling (give the array with --fen)
+  --ep        the en passant option of rules.md 3.1 (default off)
+  --json      one JSON object per line instead of text (position, info per line, bestmove)
+  --progress  show the progress indicator on stderr even when it is not a terminal
+Scores are in pawns from White's side; SAN marks a move landing on board A with /A.";
+
+fn usage() -> String {
+    let names: Vec<&str> = Variant::ALL.iter().map(|v| v.name()).collect();
+    USAGE_TEMPLATE.replace("{variants}", &names.join(", "))
+}
+
+/// The parsed command line.
+#[derive(Default)]
+struct Args {
+    fen: Option<String>,
+    moves: Vec<String>,
+    limits: Limits,
+    options: SearchOptions,
+    variant: Variant,
+    chess960: bool,
+    en_passant: EnPassant,
+    json: bool,
+    progress: bool,
+}
+
+fn parse_args(words: &[&str]) -> Result<Args, String> {
+    let mut args = Args::default();
+    let mut i = 0;
+    while i < words.len() {
+        let (flag, inline) = match words[i].split_once('=') {
+            Some((f, v)) if f.starts_with("--") => (f, Some(v)),
+            _ => (words[i], None),
+        };
+        i += 1;
+        // The words up to the next `--option` (or the `=value`).
+        let mut values: Vec<&str> = inline.into_iter().collect();
+        if inline.is_none() {
+            while i < words.len() && !words[i].starts_with("--") {
+                values.push(words[i]);
+                i += 1;
+            }
+        }
+        let one = |what: &str| -> Result<u64, String> {
+            match values.as_slice() {
+                [v] => v.parse::<u64>().map_err(|_| format!("{flag}: '{v}' is not a {what}")),
+                _ => Err(format!("{flag} takes one {what}")),
+            }
+        };
+        match flag {
+            "--fen" if !values.is_empty() => args.fen = Some(values.join(" ")),
+            "--moves" => args.moves = values.iter().map(|s| s.to_string()).collect(),
+            "--depth" => args.limits.depth = Some(one("number")?.clamp(1, crate::go::MAX_DEPTH as u64) as u32),
+            "--movetime" => args.limits.movetime = Some(Duration::from_millis(one("number of milliseconds")?)),
+            "--nodes" => args.limits.nodes = Some(one("number")?.max(1)),
+            "--multipv" => args.options.multipv = one("number")?.clamp(1, crate::options::MULTIPV_MAX as u64) as usize,
+            "--threads" => args.options.threads = one("number")?.clamp(1, crate::options::THREADS_MAX as u64) as usize,
+            "--hash" => args.options.hash_mb = one("number of MB")?.clamp(1, crate::options::HASH_MAX as u64) as usize,
+            "--ep" => match values.as_slice() {
+                [mode] => args.en_passant = mode.parse()?,
+                _ => return Err("--ep takes one of off, normal, double".into()),
+            },
+            "--variant" => match values.as_slice() {
+                [name] => args.variant = name.parse()?,
+                _ => return Err("--variant takes one variant name".into()),
+            },
+            "--json" | "--progress" | "--chess960" if !values.is_empty() => {
+                return Err(format!("{flag} takes no value, found '{}'", values.join(" ")))
+            }
+            "--json" => args.json = true,
+            "--progress" => args.progress = true,
+            "--chess960" => args.chess960 = true,
+            _ => return Err(format!("unknown or incomplete option '{flag}'")),
+        }
+    }
+    if args.limits.depth.is_none() && args.limits.nodes.is_none() && args.limits.movetime.is_none() {
+        args.limits.movetime = Some(Duration::from_millis(DEFAULT_MOVETIME_MS));
+    }
+    Ok(args)
+}
+
+/// Runs `vorpal analyze` with the words after `analyze`; returns the exit status.
+pub fn run(words: &[&str]) -> i32 {
+    if words.iter().any(|w| *w == "--help" || *w == "-h") {
+        println!("{}", usage());
+        return 0;
+    }
+    let args = match parse_args(words) {
+        Ok(args) => args,
+        Err(e) => {
+            eprintln!("vorpal analyze: {e}\n\n{}", usage());
+            return 2;
+        }
+    };
+    let game = match set_up(&args) {
+        Ok(game) => game,
+        Err(e) => {
+            eprintln!("vorpal analyze: {e}");
+            return 2;
+        }
+    };
+    let out = Output::stdout();
+    let pos = *game.position();
+    if args.json {
+        out.line(
+            &Object::new()
+                .str("type", "position")
+                .str("fen", &pos.to_fen())
+                .num("legal_moves", pos.legal_moves().len() as i64)
+                .finish(),
+        );
+    } else {
+        out.lines(&diagram(&pos));
+        out.line(&format!("\nFen: {}", pos.to_fen()));
+        if !game.moves().is_empty() {
+            out.line(&format!("After: {}", pv_numbered(game.start(), game.moves())));
+        }
+        out.line("");
+    }
+    if let Some((result, reason)) = game.outcome().filter(|_| pos.count_legal() == 0) {
+        let text = format!("{} ({})", reason.text(), result.pgn());
+        if args.json {
+            out.line(
+                &Object::new()
+                    .str("type", "end")
+                    .str("result", result.pgn())
+                    .str("reason", reason.text())
+                    .finish(),
+            );
+        } else {
+            out.line(&format!("No legal move: {text}"));
+        }
+        return 0;
+    }
+    analyse(&args, &game, &out);
+    0
+}
+
+/// The game from `--fen` and `--moves`.
+fn set_up(args: &Args) -> Result<Game, String> {
+    let rules = Rules::for_variant(args.variant)
+        .with_ep(args.en_passant)
+        .with_chess960(args.chess960);
+    let start = match &args.fen {
+        Some(fen) => Position::from_fen(fen, rules).map_err(|e| format!("bad FEN '{fen}': {e}"))?,
+        None => Position::from_fen(rules.variant.start_fen(), rules).map_err(|e| e.to_string())?,
+    };
+    let mut game = Game::new(start);
+    for (i, text) in args.moves.iter().enumerate() {
+        let mv = game
+            .position()
+            .parse_move(text)
+            .map_err(|e| format!("--moves: {e} (move {} of the list)", i + 1))?;
+        game.play(mv);
+    }
+    Ok(game)
+}
+
+/// Searches and prints as it goes.
+fn analyse(args: &Args, game: &Game, out: &Output) {
+    let pos = *game.position();
+    let mut searcher = Searcher::new(args.options.clone());
+    let control = SearchControl::new();
+    let show_progress = args.progress || std::io::stderr().is_terminal();
+    let progress = Progress::new(show_progress);
+    if !args.json {
+        let threads = args.options.threads;
+        out.line(&format!(
+            "Analysing with {threads} thread{}, {} MB hash; scores in pawns from White's side",
+            if threads == 1 { "" } else { "s" },
+            args.options.hash_mb
+        ));
+    }
+    let done = AtomicBool::new(false);
+    progress.draw(None);
+    let result = thread::scope(|scope| {
+        if show_progress {
+            scope.spawn(|| {
+                while !done.load(Ordering::Relaxed) {
+                    progress.draw(None);
+                    thread::sleep(Duration::from_millis(100));
+                }
+            });
+        }
+        let mut block = Block::new(args.options.multipv.min(pos.count_legal()));
+        let mut report = |r: Report| match r {
+            Report::Info(info) => {
+                progress.set_depth(info.depth, info.nodes);
+                let block = if args.json {
+                    json_info(&info, &pos)
+                } else {
+                    match block.add(&info, &pos) {
+                        Some(text) => text,
+                        None => return,
+                    }
+                };
+                progress.clear();
+                out.lines(&block);
+            }
+            Report::CurrMove { depth, mv, number } => {
+                progress.draw(Some(format!("depth {depth}  move {number} {}", pos.move_to_san(mv))));
+            }
+            Report::Note(text) => log::info!("{text}"),
+        };
+        let result = searcher.search(game, &args.limits, &control, &mut report);
+        done.store(true, Ordering::Relaxed);
+        result
+    });
+    progress.clear();
+    let Some(best) = result.best else {
+        out.line("No move found.");
+        return;
+    };
+    let ponder = result.ponder.filter(|&p| pos.after(best).is_legal(p));
+    if args.json {
+        let mut o = Object::new()
+            .str("type", "bestmove")
+            .str("bestmove", &pos.move_to_uci(best))
+            .str("san", &pos.move_to_san(best));
+        if let Some(p) = ponder {
+            o = o.str("ponder", &pos.after(best).move_to_uci(p));
+        }
+        out.line(
+            &o.raw("score", &json_score(result.score))
+                .num("depth", result.depth)
+                .num("nodes", result.nodes)
+                .finish(),
+        );
+    } else {
+        out.line(&format!(
+            "\nBest move: {} ({}), score {} at depth {}, {} nodes",
+            pos.move_to_san(best),
+            pos.move_to_uci(best),
+            human_score(result.score, pos.side_to_move()),
+            result.depth,
+            human_count(result.nodes)
+        ));
+    }
+}
+
+/// Collects the lines of one depth in text mode: exact lines only, printed together once
+/// the last of the `multipv` lines of a depth is in (a line reported again replaces the
+/// earlier one).
+struct Block {
+    multipv: usize,
+    lines: Vec<Option<(u32, String)>>,
+}
+
+impl Block {
+    fn new(multipv: usize) -> Block {
+        Block {
+            multipv: multipv.max(1),
+            lines: vec![None; multipv.max(1)],
+        }
+    }
+
+    /// Adds a line; returns the block's text when it is complete.
+    fn add(&mut self, info: &SearchInfo, pos: &Position) -> Option<String> {
+        let k = info.multipv as usize;
+        if info.bound != Bound::Exact || k == 0 || k > self.multipv {
+            return None;
+        }
+        self.lines[k - 1] = Some((info.depth, text_info(info, pos, self.multipv)));
+        if k < self.multipv {
+            return None;
+        }
+        let text: Vec<String> = self
+            .lines
+            .iter_mut()
+            .filter_map(|l| l.take())
+            .filter(|(depth, _)| *depth == info.depth)
+            .map(|(_, text)| text)
+            .collect();
+        Some(text.join("\n"))
+    }
+}
+
+/// `depth 12  +0.31  1. e4 d5 2. exd5/A  (1.23M nodes, 0.85 s)`; with MultiPV a `#k` after
+/// the depth.
+fn text_info(info: &SearchInfo, pos: &Position, multipv: usize) -> String {
+    let line = if multipv > 1 {
+        format!(" #{}", info.multipv)
+    } else {
+        String::new()
+    };
+    format!(
+        "depth {:>2}{line}  {:>6}  {}  ({} nodes, {:.2} s)",
+        info.depth,
+        human_score(info.score, pos.side_to_move()),
+        pv_numbered(pos, &info.pv),
+        human_count(info.nodes),
+        info.time_ms as f64 / 1000.0
+    )
+}
+
+fn json_score(score: Score) -> String {
+    let (kind, value) = uci_score(score)
+        .split_once(' ')
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .unwrap_or_default();
+    format!("{{{}:{value}}}", quote(&kind))
+}
+
+fn json_info(info: &SearchInfo, pos: &Position) -> String {
+    let bound = match info.bound {
+        Bound::Exact => "exact",
+        Bound::Lower => "lower",
+        Bound::Upper => "upper",
+    };
+    let (w, d, l) = info.wdl;
+    Object::new()
+        .str("type", "info")
+        .num("depth", info.depth)
+        .num("seldepth", info.seldepth)
+        .num("multipv", info.multipv)
+        .raw("score", &json_score(info.score))
+        .str("bound", bound)
+        .raw("wdl", &format!("[{w},{d},{l}]"))
+        .num("nodes", info.nodes)
+        .num("nps", info.nps)
+        .num("hashfull", info.hashfull)
+        .num("time_ms", info.time_ms)
+        .strs("pv", &pv_uci(pos, &info.pv))
+        .strs("pv_san", &pv_san(pos, &info.pv))
+        .finish()
+}
+
+/// The stderr progress line: spinner, elapsed time, depth, nodes, the move being searched.
+struct Progress {
+    enabled: bool,
+    start: Instant,
+    state: Mutex<ProgressState>,
+}
+
+#[derive(Default)]
+struct ProgressState {
+    depth: u32,
+    nodes: u64,
+    detail: String,
+    ticks: usize,
+    shown: bool,
+}
+
+impl Progress {
+    fn new(enabled: bool) -> Progress {
+        Progress {
+            enabled,
+            start: Instant::now(),
+            state: Mutex::new(ProgressState::default()),
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, ProgressState> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn set_depth(&self, depth: u32, nodes: u64) {
+        let mut s = self.lock();
+        s.depth = depth;
+        s.nodes = nodes;
+        s.detail.clear();
+    }
+
+    /// Redraws the line, with a new detail text if given.
+    fn draw(&self, detail: Option<String>) {
+        if !self.enabled {
+            return;
+        }
+        let mut s = self.lock();
+        if let Some(d) = detail {
+            s.detail = d;
+        }
+        s.ticks += 1;
+        let spin = ['|', '/', '-', '\\'][s.ticks % 4];
+        let mut err = std::io::stderr().lock();
+        let _ = write!(
+            err,
+            "\r\x1b[K{spin} thinking {:.1} s, depth {} done, {} nodes  {}",
+            self.start.elapsed().as_secs_f64(),
+            s.depth,
+            human_count(s.nodes),
+            s.detail
+        );
+        let _ = err.flush();
+        s.shown = true;
+    }
+
+    /// Erases the line (before a line is printed on stdout, which may share the terminal).
+    fn clear(&self) {
+        let mut s = self.lock();
+        if s.shown {
+            let mut err = std::io::stderr().lock();
+            let _ = write!(err, "\r\x1b[K");
+            let _ = err.flush();
+            s.shown = false;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn arguments() {
+        let a = parse_args(&[
+            "--fen",
+            "4k3/8/8/8/8/8/8/4K2R",
+            "w",
+            "K",
+            "-",
+            "0",
+            "1",
+            "--depth=7",
+            "--json",
+        ])
+        .unwrap();
+        assert_eq!(a.fen.as_deref(), Some("4k3/8/8/8/8/8/8/4K2R w K - 0 1"));
+        assert_eq!(a.limits.depth, Some(7));
+        assert!(a.json);
+        let a = parse_args(&["--moves", "e4", "e5", "--multipv", "3"]).unwrap();
+        assert_eq!(a.moves, vec!["e4", "e5"]);
+        assert_eq!(a.options.multipv, 3);
+        assert_eq!(a.limits.movetime, Some(Duration::from_millis(DEFAULT_MOVETIME_MS)));
+        assert!(parse_args(&["--depth"]).is_err());
+        assert!(parse_args(&["--depth", "x"]).is_err());
+        assert!(parse_args(&["--frob"]).is_err());
+        assert!(parse_args(&["--json", "yes"]).is_err());
+        let a = parse_args(&["--variant", "looking-glass", "--chess960"]).unwrap();
+        assert_eq!(a.variant, Variant::LookingGlass);
+        assert!(a.chess960);
+        assert!(parse_args(&["--variant", "crazyhouse"]).is_err());
+    }
+
+    #[test]
+    fn set_up_reports_bad_moves() {
+        let a = parse_args(&["--moves", "e4", "e4"]).unwrap();
+        assert!(set_up(&a).unwrap_err().contains("move 2"));
+    }
+}

@@ -1,0 +1,170 @@
+//! The search thread: runs one `go` at a time on its own thread so the input loop keeps
+//! answering (`isready`, `stop`, `ponderhit`), prints the search's `info` lines, and prints
+//! exactly one `bestmove` per `go` — in `infinite` and `ponder` mode never before `stop` or
+//! `ponderhit`.
+
+use crate::format::info_line;
+use crate::output::Output;
+use crate::uci::panic_text;
+use std::panic::{self, AssertUnwindSafe};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::thread::{self, JoinHandle};
+use std::time::Duration;
+use vorpal_engine::search::{Limits, Report, SearchControl, Searcher};
+use vorpal_engine::{Game, Move, Position};
+
+/// Stack of the search thread (deep recursion with copy-make positions).
+const STACK_BYTES: usize = 64 << 20;
+
+/// One search request.
+pub struct Job {
+    /// The game (position and history) to search.
+    pub game: Game,
+    /// Limits of the search.
+    pub limits: Limits,
+    /// Print `wdl` in `info` lines.
+    pub show_wdl: bool,
+}
+
+/// Owns the searcher and the thread searching with it.
+pub struct Worker {
+    searcher: Arc<Mutex<Searcher>>,
+    control: Arc<SearchControl>,
+    handle: Option<JoinHandle<()>>,
+    out: Output,
+}
+
+impl Worker {
+    /// A worker printing to `out`.
+    pub fn new(searcher: Searcher, out: Output) -> Worker {
+        Worker {
+            searcher: Arc::new(Mutex::new(searcher)),
+            control: Arc::new(SearchControl::new()),
+            handle: None,
+            out,
+        }
+    }
+
+    /// Starts a search (stopping a running one first; its `bestmove` is printed before).
+    pub fn start(&mut self, job: Job) {
+        self.stop();
+        self.control.reset(job.limits.ponder);
+        let searcher = Arc::clone(&self.searcher);
+        let control = Arc::clone(&self.control);
+        let out = self.out.clone();
+        let spawned = thread::Builder::new()
+            .name("search".into())
+            .stack_size(STACK_BYTES)
+            .spawn(move || run(job, &searcher, &control, &out));
+        match spawned {
+            Ok(handle) => self.handle = Some(handle),
+            Err(e) => {
+                self.out.error(&format!("go: cannot start the search thread: {e}"));
+                self.out.line("bestmove (none)");
+            }
+        }
+    }
+
+    /// Stops the search, if any, and waits until its `bestmove` is printed.
+    pub fn stop(&mut self) {
+        if self.handle.is_some() {
+            self.control.stop();
+        }
+        self.wait();
+    }
+
+    /// Switches a pondering search to normal thinking (`ponderhit`).
+    pub fn ponderhit(&self) {
+        self.control.ponderhit();
+    }
+
+    /// Waits for the running search to end on its own.
+    pub fn wait(&mut self) {
+        if let Some(handle) = self.handle.take() {
+            if handle.join().is_err() {
+                log::error!("the search thread panicked");
+            }
+        }
+    }
+
+    /// The searcher, after stopping any search (for option changes and `ucinewgame`).
+    pub fn searcher(&mut self) -> MutexGuard<'_, Searcher> {
+        self.stop();
+        lock(&self.searcher)
+    }
+}
+
+fn lock(searcher: &Mutex<Searcher>) -> MutexGuard<'_, Searcher> {
+    searcher.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// The body of the search thread.
+fn run(job: Job, searcher: &Mutex<Searcher>, control: &SearchControl, out: &Output) {
+    let pos = *job.game.position();
+    let legal = pos.legal_moves();
+    let mut best = None;
+    let mut ponder = None;
+    if legal.is_empty() {
+        out.line(if pos.in_check() {
+            "info depth 0 score mate 0"
+        } else {
+            "info depth 0 score cp 0"
+        });
+    } else {
+        let mut searcher = lock(searcher);
+        let show_wdl = job.show_wdl;
+        let mut report = |r: Report| match r {
+            Report::Info(info) => out.line(&info_line(&info, &pos, show_wdl)),
+            Report::CurrMove { depth, mv, number } => out.line(&format!(
+                "info depth {depth} currmove {} currmovenumber {number}",
+                pos.move_to_uci(mv)
+            )),
+            Report::Note(text) => out.info_string(&text),
+        };
+        let searched = panic::catch_unwind(AssertUnwindSafe(|| {
+            searcher.search(&job.game, &job.limits, control, &mut report)
+        }));
+        match searched {
+            Ok(result) => {
+                best = result.best;
+                ponder = result.ponder;
+            }
+            Err(e) => {
+                let what = panic_text(e.as_ref());
+                out.error(&format!("the search failed ({what}); clearing the hash table"));
+                searcher.clear();
+            }
+        }
+        if !best.is_some_and(|m| legal.contains(&m)) {
+            let fallback = job.limits.search_moves.first().copied().unwrap_or(legal[0]);
+            if let Some(m) = best {
+                out.error(&format!("the search returned an illegal move {m:?}"));
+            }
+            log::warn!(
+                "no usable best move from the search; playing {}",
+                pos.move_to_uci(fallback)
+            );
+            best = Some(fallback);
+            ponder = None;
+        }
+    }
+    // In `infinite` and `ponder` mode the GUI expects no `bestmove` before `stop` (or
+    // `ponderhit`), even when the search has nothing left to do.
+    while !control.is_stopped() && (job.limits.infinite || control.is_pondering()) {
+        thread::sleep(Duration::from_millis(1));
+    }
+    out.line(&bestmove_line(&pos, best, ponder));
+}
+
+/// `bestmove <m> [ponder <m>]` or `bestmove (none)`; the ponder move is dropped unless legal.
+pub fn bestmove_line(pos: &Position, best: Option<Move>, ponder: Option<Move>) -> String {
+    let Some(best) = best else {
+        return "bestmove (none)".to_string();
+    };
+    let mut line = format!("bestmove {}", pos.move_to_uci(best));
+    let next = pos.after(best);
+    if let Some(p) = ponder.filter(|&p| next.is_legal(p)) {
+        line.push_str(&format!(" ponder {}", next.move_to_uci(p)));
+    }
+    line
+}
