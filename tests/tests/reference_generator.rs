@@ -3,12 +3,14 @@
 
 use vorpal_tests::reference::{perft, EpMode, RefPosition};
 
+/// A reference data file (`shared/data`, or the copy in `tests/data`), kept for the whole run.
+fn data(name: &str) -> &'static str {
+    Box::leak(vorpal_tests::data::read_data(name).into_boxed_str())
+}
+
 /// Perft lines with more nodes than this are skipped (they are the engine's job).
 const MAX_NODES: u64 = 2_000_000;
 
-const LEGAL_TSV: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/data/legal.tsv"));
-const PERFT_EPD: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/data/perft.epd"));
-const PERFT_EP_TSV: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/data/perft-ep.tsv"));
 
 fn parse(fen: &str) -> RefPosition {
     RefPosition::from_fen(fen).unwrap_or_else(|err| panic!("cannot parse {fen:?}: {err}"))
@@ -34,7 +36,7 @@ fn tsv_rows(text: &str) -> Vec<Vec<&str>> {
 
 /// (fen, [(depth, nodes)]) for every position in perft.epd.
 fn epd_rows() -> Vec<(&'static str, Vec<(u32, u64)>)> {
-    PERFT_EPD
+    data("perft.epd")
         .lines()
         .filter(|line| !line.starts_with('#') && !line.trim().is_empty())
         .map(|line| {
@@ -54,7 +56,7 @@ fn epd_rows() -> Vec<(&'static str, Vec<(u32, u64)>)> {
 
 #[test]
 fn legal_move_lists_match_exactly() {
-    let rows = tsv_rows(LEGAL_TSV);
+    let rows = tsv_rows(data("legal.tsv"));
     assert!(rows.len() >= 17, "legal.tsv has {} rows", rows.len());
     let mut failures = Vec::new();
     for row in &rows {
@@ -91,7 +93,7 @@ fn perft_counts_match() {
 
 #[test]
 fn en_passant_perft_counts_match() {
-    let rows = tsv_rows(PERFT_EP_TSV);
+    let rows = tsv_rows(data("perft-ep.tsv"));
     assert_eq!(rows.len(), 303);
     let mut checked = 0;
     let mut failures = Vec::new();
@@ -118,11 +120,11 @@ fn en_passant_perft_counts_match() {
 
 #[test]
 fn fen_round_trips() {
-    let fens = tsv_rows(LEGAL_TSV)
+    let fens = tsv_rows(data("legal.tsv"))
         .iter()
         .map(|row| row[1])
         .chain(epd_rows().iter().map(|(fen, _)| *fen))
-        .chain(tsv_rows(PERFT_EP_TSV).iter().map(|row| row[1]))
+        .chain(tsv_rows(data("perft-ep.tsv")).iter().map(|row| row[1]))
         .collect::<Vec<_>>();
     for fen in fens {
         assert_eq!(parse(fen).to_fen(), fen);
