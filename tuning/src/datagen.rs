@@ -31,7 +31,7 @@ use std::collections::HashSet;
 use std::fs::{File, OpenOptions};
 use std::io::{self, BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 use vorpal_engine::game::{Game, GameResult};
@@ -367,7 +367,10 @@ impl Sink {
             let bytes = std::fs::read(&progress_path)?;
             if bytes.last().is_some_and(|&b| b != b'\n') {
                 let keep = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-                OpenOptions::new().write(true).open(&progress_path)?.set_len(keep as u64)?;
+                OpenOptions::new()
+                    .write(true)
+                    .open(&progress_path)?
+                    .set_len(keep as u64)?;
             }
             let (old, entries) = read_progress(&progress_path)?;
             if old != signature {
@@ -385,7 +388,11 @@ impl Sink {
         } else if cfg.out.exists() && std::fs::metadata(&cfg.out)?.len() > 0 {
             return Err(io::Error::new(
                 io::ErrorKind::AlreadyExists,
-                format!("{} exists without {}; refusing to append", cfg.out.display(), progress_path.display()),
+                format!(
+                    "{} exists without {}; refusing to append",
+                    cfg.out.display(),
+                    progress_path.display()
+                ),
             ));
         }
         let data = OpenOptions::new().create(true).append(true).open(&cfg.out)?;
@@ -428,16 +435,21 @@ impl Sink {
 /// budget ends), resuming from the progress sidecar if there is one.
 pub fn run(cfg: &DatagenConfig) -> io::Result<DatagenSummary> {
     if cfg.nodes.is_none() && cfg.depth.is_none() {
-        return Err(io::Error::new(io::ErrorKind::InvalidInput, "give a node or depth limit"));
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "give a node or depth limit",
+        ));
     }
     let (sink, done) = Sink::open(cfg)?;
     let already = done.len() as u64;
-    let todo: Vec<u64> = (0..cfg.games).filter(|i| !done.contains(i)).collect();
     if already > 0 {
-        log::info!("resuming: {already} games recorded, {} to play", todo.len());
+        log::info!(
+            "resuming: {already} games recorded, {} to play",
+            cfg.games.saturating_sub(already)
+        );
     }
     let sink = Mutex::new((sink, Instant::now()));
-    let next = AtomicUsize::new(0);
+    let next = AtomicU64::new(0);
     let (games, positions, plies) = (AtomicU64::new(0), AtomicU64::new(0), AtomicU64::new(0));
     let results: [AtomicU64; 3] = Default::default();
     let start = Instant::now();
@@ -456,9 +468,14 @@ pub fn run(cfg: &DatagenConfig) -> io::Result<DatagenSummary> {
                     if failure.lock().expect("lock").is_some() || cfg.max_time.is_some_and(|t| start.elapsed() >= t) {
                         break;
                     }
-                    let Some(&index) = todo.get(next.fetch_add(1, Ordering::SeqCst)) else {
+                    // Game indices in order, skipping recorded ones (no list of the whole run).
+                    let index = next.fetch_add(1, Ordering::SeqCst);
+                    if index >= cfg.games {
                         break;
-                    };
+                    }
+                    if done.contains(&index) {
+                        continue;
+                    }
                     let record = play_game(cfg, index, &mut searcher, &control);
                     let mut guard = sink.lock().expect("lock");
                     if let Err(e) = guard.0.write(index, &record) {

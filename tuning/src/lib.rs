@@ -1,3 +1,18 @@
 //! Match runner, statistics, data generation and tuning for Vorpal.
 
+pub mod adjudication;
+pub mod arbiter;
+pub mod cli;
+pub mod datagen;
+pub mod engine_process;
+pub mod gameplay;
+pub mod matchrunner;
+pub mod merge;
+pub mod openings;
+pub mod output;
+pub mod pgn;
+pub mod results;
+pub mod schedule;
 pub mod stats;
+pub mod texel;
+pub mod timecontrol;

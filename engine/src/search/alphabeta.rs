@@ -203,7 +203,9 @@ impl Worker<'_> {
             } else {
                 score = alpha + 1; // force the full-window search below
             }
-            if pv_node && (moves_searched == 1 || (score > alpha && score < beta)) {
+            // PV nodes re-search every move that beat alpha with the full window, so the PV
+            // copied below always comes from a PV child (never from a stale zero-window one).
+            if pv_node && (moves_searched == 1 || score > alpha) {
                 score = -self.search(&child, -beta, -alpha, new_depth, ply + 1, false);
             }
             self.keys.pop();

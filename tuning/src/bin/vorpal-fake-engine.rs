@@ -1,0 +1,234 @@
+//! A scripted UCI engine for testing `vorpal-match`: it plays legal moves chosen by a seeded
+//! hash of the position (random, or greedy: mates and captures first) and misbehaves on request.
+//!
+//! Arguments (each `--key=value`):
+//! - `--mode=random|greedy`, `--seed=N`, `--score=CP` (reported score, own view), `--delay=MS`
+//!   (think time per move);
+//! - faults on the engine's Nth move of a game: `--illegal-at=N`, `--crash-at=N`,
+//!   `--hang-at=N` (never answers again), `--slow-at=N` (answers 300 ms after its time is up);
+//! - `--once=FILE`: the fault happens only while FILE does not exist, and creates it;
+//! - `--no-uciok`: never finishes the handshake; `--max-starts=FILE:N`: counts its starts in
+//!   FILE and never finishes the handshake after the Nth.
+//!
+//! It lists `UCI_Variant` (default `chess`) and answers `bestmove 0000` while the variant is
+//! not `alice`, so a runner that forgets to select the variant fails the tests.
+
+use std::io::{BufRead, Write};
+use std::time::Duration;
+use vorpal_engine::{Color, Move, Position, Rules};
+
+#[derive(Default)]
+struct Script {
+    greedy: bool,
+    seed: u64,
+    score: i32,
+    delay: u64,
+    illegal_at: Option<u32>,
+    crash_at: Option<u32>,
+    hang_at: Option<u32>,
+    slow_at: Option<u32>,
+    once: Option<String>,
+    no_uciok: bool,
+    max_starts: Option<(String, u32)>,
+}
+
+fn parse_args() -> Script {
+    let mut s = Script::default();
+    for a in std::env::args().skip(1) {
+        let (k, v) = a.split_once('=').unwrap_or((a.as_str(), ""));
+        let n = || v.parse::<u32>().ok();
+        match k {
+            "--mode" => s.greedy = v == "greedy",
+            "--seed" => s.seed = v.parse().unwrap_or(0),
+            "--score" => s.score = v.parse().unwrap_or(0),
+            "--delay" => s.delay = v.parse().unwrap_or(0),
+            "--illegal-at" => s.illegal_at = n(),
+            "--crash-at" => s.crash_at = n(),
+            "--hang-at" => s.hang_at = n(),
+            "--slow-at" => s.slow_at = n(),
+            "--once" => s.once = Some(v.to_string()),
+            "--no-uciok" => s.no_uciok = true,
+            "--max-starts" => {
+                if let Some((file, n)) = v.rsplit_once(':') {
+                    s.max_starts = Some((file.to_string(), n.parse().unwrap_or(0)));
+                }
+            }
+            _ => eprintln!("fake-engine: unknown argument {a}"),
+        }
+    }
+    s
+}
+
+impl Script {
+    /// True when a fault scheduled at `at` fires on move `n` (respecting `--once`).
+    fn fires(&self, at: Option<u32>, n: u32) -> bool {
+        if at != Some(n) {
+            return false;
+        }
+        match &self.once {
+            Some(path) if std::path::Path::new(path).exists() => false,
+            Some(path) => std::fs::write(path, "fired").is_ok(),
+            None => true,
+        }
+    }
+}
+
+fn mix(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+fn parse_position(line: &str) -> Option<Position> {
+    let tokens: Vec<&str> = line.split_whitespace().collect();
+    let moves_at = tokens.iter().position(|&t| t == "moves").unwrap_or(tokens.len());
+    let mut pos = match tokens.get(1) {
+        Some(&"startpos") => Position::startpos(),
+        Some(&"fen") => Position::from_fen(&tokens[2..moves_at].join(" "), Rules::default()).ok()?,
+        _ => return None,
+    };
+    for t in tokens.iter().skip(moves_at + 1) {
+        pos = pos.after(pos.parse_uci(t).ok()?);
+    }
+    Some(pos)
+}
+
+/// A move text that is not legal here: one of our pieces to a square it cannot go to.
+fn illegal_move(pos: &Position) -> String {
+    let legal: Vec<String> = pos.legal_moves().iter().map(|&m| pos.move_to_uci(m)).collect();
+    let files = "abcdefgh";
+    let name = |i: usize| format!("{}{}", &files[i % 8..i % 8 + 1], i / 8 + 1);
+    for from in 0..64 {
+        let sq = vorpal_engine::Square::new(from as u8);
+        if pos.piece_at(sq).is_some_and(|(p, _)| p.color() == pos.side_to_move()) {
+            for to in 0..64 {
+                let text = format!("{}{}", name(from), name(to));
+                if to != from && !legal.contains(&text) {
+                    return text;
+                }
+            }
+        }
+    }
+    "a1a1".into()
+}
+
+fn choose(pos: &Position, script: &Script, ply: u32) -> Move {
+    let moves = pos.legal_moves();
+    let pick = |list: &[Move]| list[(mix(pos.key() ^ script.seed ^ u64::from(ply)) % list.len() as u64) as usize];
+    if script.greedy {
+        let mates: Vec<Move> = moves
+            .iter()
+            .copied()
+            .filter(|&m| {
+                let next = pos.after(m);
+                next.in_check() && next.count_legal() == 0
+            })
+            .collect();
+        if !mates.is_empty() {
+            return pick(&mates);
+        }
+        let captures: Vec<Move> = moves.iter().copied().filter(|m| m.is_capture()).collect();
+        if !captures.is_empty() {
+            return pick(&captures);
+        }
+    }
+    pick(&moves)
+}
+
+/// Milliseconds the mover was given by `go`, if any limit was.
+fn allotted_ms(go: &str, side: Color) -> Option<u64> {
+    let t: Vec<&str> = go.split_whitespace().collect();
+    let get = |k: &str| t.iter().position(|&x| x == k).and_then(|i| t.get(i + 1)?.parse().ok());
+    get("movetime").or(get(if side == Color::White { "wtime" } else { "btime" }))
+}
+
+fn main() {
+    let mut script = parse_args();
+    if let Some((file, max)) = &script.max_starts {
+        let count: u32 = std::fs::read_to_string(file)
+            .ok()
+            .and_then(|t| t.trim().parse().ok())
+            .unwrap_or(0);
+        let _ = std::fs::write(file, (count + 1).to_string());
+        script.no_uciok |= count >= *max;
+    }
+    let stdin = std::io::stdin();
+    let mut out = std::io::stdout();
+    let mut pos = Position::startpos();
+    let mut variant = "chess".to_string();
+    let mut move_no = 0u32;
+    for line in stdin.lock().lines() {
+        let Ok(line) = line else { break };
+        let line = line.trim().to_string();
+        let reply: Vec<String> = match line.split_whitespace().next().unwrap_or("") {
+            "uci" => {
+                let mut r = vec![
+                    "id name vorpal-fake-engine".to_string(),
+                    "option name UCI_Variant type combo default chess var chess var alice".to_string(),
+                    "option name Hash type spin default 16 min 1 max 1024".to_string(),
+                ];
+                if !script.no_uciok {
+                    r.push("uciok".into());
+                }
+                r
+            }
+            "setoption" => {
+                if let Some(v) = line.strip_prefix("setoption name UCI_Variant value ") {
+                    variant = v.trim().to_string();
+                }
+                vec![]
+            }
+            "isready" => vec!["readyok".into()],
+            "ucinewgame" => {
+                move_no = 0;
+                vec![]
+            }
+            "position" => {
+                pos = parse_position(&line).unwrap_or_else(|| {
+                    eprintln!("fake-engine: bad position command: {line}");
+                    std::process::exit(4)
+                });
+                vec![]
+            }
+            "go" => {
+                move_no += 1;
+                if script.fires(script.crash_at, move_no) {
+                    std::process::exit(3);
+                }
+                if script.fires(script.hang_at, move_no) {
+                    loop {
+                        std::thread::sleep(Duration::from_secs(3600));
+                    }
+                }
+                if script.fires(script.slow_at, move_no) {
+                    let ms = allotted_ms(&line, pos.side_to_move()).unwrap_or(1000);
+                    std::thread::sleep(Duration::from_millis(ms + 300));
+                }
+                if script.delay > 0 {
+                    std::thread::sleep(Duration::from_millis(script.delay));
+                }
+                let best = if variant != "alice" {
+                    "0000".to_string()
+                } else if script.fires(script.illegal_at, move_no) {
+                    illegal_move(&pos)
+                } else {
+                    pos.move_to_uci(choose(&pos, &script, move_no))
+                };
+                vec![
+                    format!(
+                        "info depth 1 seldepth 1 score cp {} nodes 1 time 0 pv {best}",
+                        script.score
+                    ),
+                    format!("bestmove {best}"),
+                ]
+            }
+            "quit" => break,
+            _ => vec![],
+        };
+        for r in reply {
+            if writeln!(out, "{r}").and_then(|_| out.flush()).is_err() {
+                return;
+            }
+        }
+    }
+}

@@ -1,0 +1,197 @@
+//! `vorpal-tune`: Texel tuning of the evaluation on `vorpal-datagen` output.
+//!
+//! ```text
+//! vorpal-tune --data /work/data/selfplay.txt --out /work/data/weights_tuned.rs --epochs 2000
+//! ```
+//!
+//! Writes a Rust weights file in the layout of `engine/src/eval/weights.rs`; the engine's own
+//! file is only replaced when `--out` names it.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+use vorpal_engine::eval::{EvalParams, NUM_PARAMS, S};
+use vorpal_tuning::texel::{self, TuneConfig};
+
+const USAGE: &str = "usage: vorpal-tune --data FILE [--data FILE ...] [options]
+  --data FILE       data lines '<fen> | <score> | <result>' (repeatable)
+  --out FILE        weights file to write (default ./weights_tuned.rs)
+  --init FILE       starting weights file (default: the engine's compiled-in weights)
+  --epochs N        Adam steps over the full batch (default 1000)
+  --lr X            Adam step size in cp (default 0.2)
+  --lambda X        weight of the game result in the target, rest = search score (default 1.0)
+  --k X             scaling constant (default: fitted)
+  --holdout X       fraction of positions held out for validation (blocks of 1024 spread over
+                    the data); the epoch with the lowest validation loss is kept (default 0)
+  --l2 X            pull towards the starting weights: + X * sum(((w - w0) / 100)^2) (default 0)
+  --limit N         read at most N positions
+  --threads N       rayon threads (default: all cores)
+  --report-every N  log the loss every N epochs (default 100)";
+
+struct Args {
+    data: Vec<PathBuf>,
+    out: PathBuf,
+    init: Option<PathBuf>,
+    limit: Option<usize>,
+    threads: Option<usize>,
+    tune: TuneConfig,
+}
+
+fn parse<T: std::str::FromStr>(args: &mut impl Iterator<Item = String>, name: &str) -> Result<T, String> {
+    let v = args.next().ok_or_else(|| format!("{name} needs a value"))?;
+    v.parse().map_err(|_| format!("bad value '{v}' for {name}"))
+}
+
+fn arguments(list: Vec<String>) -> Result<Args, String> {
+    let mut args = Args {
+        data: Vec::new(),
+        out: PathBuf::from("weights_tuned.rs"),
+        init: None,
+        limit: None,
+        threads: None,
+        tune: TuneConfig::default(),
+    };
+    let mut it = list.into_iter();
+    while let Some(arg) = it.next() {
+        let a = &mut it;
+        match arg.as_str() {
+            "--data" => args.data.push(PathBuf::from(parse::<String>(a, &arg)?)),
+            "--out" => args.out = PathBuf::from(parse::<String>(a, &arg)?),
+            "--init" => args.init = Some(PathBuf::from(parse::<String>(a, &arg)?)),
+            "--epochs" => args.tune.epochs = parse(a, &arg)?,
+            "--lr" => args.tune.lr = parse(a, &arg)?,
+            "--lambda" => args.tune.lambda = parse(a, &arg)?,
+            "--k" => args.tune.k = Some(parse(a, &arg)?),
+            "--holdout" => args.tune.holdout = parse(a, &arg)?,
+            "--l2" => args.tune.l2 = parse(a, &arg)?,
+            "--limit" => args.limit = Some(parse(a, &arg)?),
+            "--threads" => args.threads = Some(parse(a, &arg)?),
+            "--report-every" => args.tune.report_every = parse(a, &arg)?,
+            "-h" | "--help" => return Err(USAGE.into()),
+            other => return Err(format!("unknown argument '{other}'\n{USAGE}")),
+        }
+    }
+    if args.data.is_empty() {
+        return Err(format!("--data is required\n{USAGE}"));
+    }
+    Ok(args)
+}
+
+/// Mean absolute change per group, for the report.
+fn group_changes(before: &[S], after: &[S]) -> Vec<(&'static str, f64, f64)> {
+    vorpal_engine::eval::params::GROUPS
+        .iter()
+        .map(|&(name, start, len)| {
+            let (mut mg, mut eg) = (0.0, 0.0);
+            for i in start..start + len {
+                mg += (after[i].0 - before[i].0).abs() as f64;
+                eg += (after[i].1 - before[i].1).abs() as f64;
+            }
+            (name, mg / len as f64, eg / len as f64)
+        })
+        .collect()
+}
+
+fn run(args: Args) -> Result<(), String> {
+    if let Some(n) = args.threads {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .build_global()
+            .map_err(|e| e.to_string())?;
+    }
+    let init = match &args.init {
+        Some(path) => {
+            let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+            EvalParams(texel::parse_weights(&text).map_err(|e| format!("{}: {e}", path.display()))?)
+        }
+        None => EvalParams::default(),
+    };
+    let t = Instant::now();
+    let paths: Vec<&Path> = args.data.iter().map(PathBuf::as_path).collect();
+    let (data, lin) = texel::load(&paths, &init, args.limit).map_err(|e| e.to_string())?;
+    println!(
+        "loaded {} positions ({} bad lines skipped), {:.1} non-zero coefficients per position, in {:.1} s",
+        data.len(),
+        lin.bad_lines,
+        data.num_entries() as f64 / data.len().max(1) as f64,
+        t.elapsed().as_secs_f64()
+    );
+    println!(
+        "linearity check on {} positions: max |sparse integer model - evaluate| = {} cp (starting and perturbed \
+         weights), max |real-valued model - evaluate| = {:.3} cp (taper truncation)",
+        lin.checked, lin.max_int_diff, lin.max_float_diff
+    );
+    if data.is_empty() {
+        return Err("no positions".into());
+    }
+    let t = Instant::now();
+    let result = texel::tune(&data, &init.0, &args.tune, &mut |epoch, loss, val| {
+        let val = val.map_or(String::new(), |v| format!("  validation loss {v:.6}"));
+        log::info!(
+            "epoch {epoch:5}  train loss {loss:.6}{val}  ({:.1} s)",
+            t.elapsed().as_secs_f64()
+        );
+    });
+    println!(
+        "K = {:.6}; {} training / {} validation positions; {} of {NUM_PARAMS} parameters frozen (never active); \
+         weights of epoch {}",
+        result.k, result.sizes.0, result.sizes.1, result.frozen, result.best_epoch
+    );
+    println!(
+        "training loss: before {:.6}, after {:.6} ({:+.2}%)",
+        result.train_before,
+        result.train_after,
+        100.0 * (result.train_after / result.train_before - 1.0)
+    );
+    if let Some((before, after)) = result.validation {
+        println!(
+            "validation loss: before {before:.6}, after {after:.6} ({:+.2}%)",
+            100.0 * (after / before - 1.0)
+        );
+    }
+    if let (Some((before, after)), true) = (result.validation_results, args.tune.lambda < 1.0) {
+        println!(
+            "validation loss against game results only: before {before:.6}, after {after:.6} ({:+.2}%)",
+            100.0 * (after / before - 1.0)
+        );
+    }
+    let all = 0..data.len();
+    let texel_before = texel::loss_int(&data, all.clone(), &init.0, result.k, 1.0);
+    let texel_after = texel::loss_int(&data, all, &result.params, result.k, 1.0);
+    println!(
+        "all positions, game results only (plain Texel loss): before {texel_before:.6}, after {texel_after:.6} \
+         ({:+.2}%)",
+        100.0 * (texel_after / texel_before - 1.0)
+    );
+    println!(
+        "tuning took {:.1} s; mean |change| per group (mg, eg):",
+        t.elapsed().as_secs_f64()
+    );
+    for (name, mg, eg) in group_changes(&init.0, &result.params) {
+        println!("  {name:<24} {mg:7.1} {eg:7.1}");
+    }
+    let note = format!(
+        "tuned on {} positions, lambda {}, K {:.6}, loss {:.6} -> {:.6}",
+        data.len(),
+        args.tune.lambda,
+        result.k,
+        result.train_before,
+        result.train_after
+    );
+    let source = texel::weights_source(&result.params, Some(&note));
+    std::fs::write(&args.out, source).map_err(|e| format!("{}: {e}", args.out.display()))?;
+    println!("wrote {}", args.out.display());
+    Ok(())
+}
+
+fn main() -> ExitCode {
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("info")).init();
+    let result = arguments(std::env::args().skip(1).collect()).and_then(run);
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("vorpal-tune: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

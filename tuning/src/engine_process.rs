@@ -1,0 +1,406 @@
+//! A UCI engine as a child process over pipes.
+//!
+//! A reader thread turns the engine's standard output into timestamped lines on a channel, so
+//! every wait has a deadline: an engine that hangs is noticed, and one that crashes shows up as
+//! the end of its output. The engine's standard error is forwarded to the log. Dropping an
+//! [`EngineProcess`] sends `quit` and kills the process if it does not exit promptly.
+
+use crate::timecontrol::TimeControl;
+use std::io::{BufRead, BufReader, Write};
+use std::path::PathBuf;
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::thread;
+use std::time::{Duration, Instant};
+
+/// How to start and configure one engine.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct EngineConfig {
+    /// Name used in the PGN and the statistics.
+    pub name: String,
+    /// Program to run.
+    pub cmd: String,
+    /// Command-line arguments.
+    pub args: Vec<String>,
+    /// Working directory.
+    pub dir: Option<PathBuf>,
+    /// UCI options sent with `setoption` after `uciok`, in order.
+    pub options: Vec<(String, String)>,
+    /// The engine's time control.
+    pub tc: TimeControl,
+}
+
+/// Why talking to an engine failed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EngineError {
+    /// The process could not be started.
+    Spawn(String),
+    /// The process ended (its output closed or writing to it failed).
+    Crashed(String),
+    /// No expected answer within the time allowed.
+    Timeout(String),
+}
+
+impl std::fmt::Display for EngineError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            EngineError::Spawn(m) => write!(f, "cannot start: {m}"),
+            EngineError::Crashed(m) => write!(f, "crashed: {m}"),
+            EngineError::Timeout(m) => write!(f, "timed out: {m}"),
+        }
+    }
+}
+
+impl std::error::Error for EngineError {}
+
+/// A score as reported in `info ... score`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UciScore {
+    /// Centipawns from the engine's (side to move's) view.
+    Cp(i32),
+    /// Mate in this many moves (negative: being mated).
+    Mate(i32),
+}
+
+impl UciScore {
+    /// Centipawns, with mates mapped beyond any real evaluation (±100000 minus the distance).
+    pub fn centipawns(self) -> i32 {
+        match self {
+            UciScore::Cp(cp) => cp,
+            UciScore::Mate(m) if m > 0 => 100_000 - m,
+            UciScore::Mate(m) => -100_000 - m,
+        }
+    }
+
+    /// PGN comment form from the engine's view: `+0.35`, `-1.20`, `+M5`, `-M3`.
+    pub fn pgn(self) -> String {
+        match self {
+            UciScore::Cp(cp) => format!(
+                "{}{:.2}",
+                if cp >= 0 { '+' } else { '-' },
+                cp.unsigned_abs() as f64 / 100.0
+            ),
+            UciScore::Mate(m) if m > 0 => format!("+M{m}"),
+            UciScore::Mate(m) => format!("-M{}", m.unsigned_abs()),
+        }
+    }
+}
+
+/// What the engine reported about its last search.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SearchReply {
+    /// The move text after `bestmove`.
+    pub bestmove: String,
+    /// Last score seen (exact scores preferred over bounds).
+    pub score: Option<UciScore>,
+    /// Depth of the last `info` with a score.
+    pub depth: Option<u32>,
+    /// Nodes of the last `info`.
+    pub nodes: Option<u64>,
+    /// Time from sending `go` to receiving `bestmove`.
+    pub elapsed: Duration,
+}
+
+/// Parses the fields of interest of an `info` line into `reply`.
+pub fn parse_info(line: &str, reply: &mut SearchReply) {
+    let tokens: Vec<&str> = line.split_whitespace().collect();
+    let mut depth = None;
+    let mut score = None;
+    let mut bound = false;
+    let mut i = 1;
+    while i < tokens.len() {
+        match tokens[i] {
+            "depth" => depth = tokens.get(i + 1).and_then(|t| t.parse().ok()),
+            "nodes" => {
+                if let Some(n) = tokens.get(i + 1).and_then(|t| t.parse().ok()) {
+                    reply.nodes = Some(n);
+                }
+            }
+            "score" => {
+                let v = tokens.get(i + 2).and_then(|t| t.parse::<i32>().ok());
+                score = match (tokens.get(i + 1), v) {
+                    (Some(&"cp"), Some(v)) => Some(UciScore::Cp(v)),
+                    (Some(&"mate"), Some(v)) => Some(UciScore::Mate(v)),
+                    _ => None,
+                };
+                i += 2;
+            }
+            "lowerbound" | "upperbound" => bound = true,
+            // Everything after `pv` or `string` is free text.
+            "pv" | "string" => break,
+            _ => {}
+        }
+        i += 1;
+    }
+    if let Some(s) = score {
+        // A bound from a failed aspiration window replaces an earlier exact score only at a
+        // greater depth.
+        if !bound || reply.score.is_none() || depth > reply.depth {
+            reply.score = Some(s);
+            reply.depth = depth.or(reply.depth);
+        }
+    }
+}
+
+/// A running engine.
+pub struct EngineProcess {
+    name: String,
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<(Instant, String)>,
+    id_name: Option<String>,
+    uci_options: Vec<String>,
+}
+
+impl EngineProcess {
+    /// Starts the engine, runs the `uci` handshake within `timeout`, sends `UCI_Variant` when
+    /// the engine lists it (unless the configuration sets it), then the configured options, and
+    /// waits for `readyok`.
+    pub fn start(config: &EngineConfig, variant: &str, timeout: Duration) -> Result<EngineProcess, EngineError> {
+        let mut cmd = Command::new(&config.cmd);
+        cmd.args(&config.args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        if let Some(dir) = &config.dir {
+            cmd.current_dir(dir);
+        }
+        let mut child = cmd
+            .spawn()
+            .map_err(|e| EngineError::Spawn(format!("{}: {e}", config.cmd)))?;
+        let stdin = child.stdin.take().expect("piped stdin");
+        let stdout = child.stdout.take().expect("piped stdout");
+        let stderr = child.stderr.take().expect("piped stderr");
+        let (tx, rx) = mpsc::channel();
+        let name = config.name.clone();
+        thread::Builder::new()
+            .name(format!("{name}-stdout"))
+            .spawn(move || {
+                for line in BufReader::new(stdout).lines() {
+                    let Ok(line) = line else { break };
+                    if tx.send((Instant::now(), line)).is_err() {
+                        break;
+                    }
+                }
+            })
+            .map_err(|e| EngineError::Spawn(e.to_string()))?;
+        let err_name = name.clone();
+        thread::Builder::new()
+            .name(format!("{name}-stderr"))
+            .spawn(move || {
+                for line in BufReader::new(stderr).lines() {
+                    let Ok(line) = line else { break };
+                    log::warn!("{err_name} stderr: {line}");
+                }
+            })
+            .map_err(|e| EngineError::Spawn(e.to_string()))?;
+        let mut engine = EngineProcess {
+            name,
+            child,
+            stdin,
+            lines: rx,
+            id_name: None,
+            uci_options: Vec::new(),
+        };
+        engine.handshake(config, variant, timeout)?;
+        Ok(engine)
+    }
+
+    fn handshake(&mut self, config: &EngineConfig, variant: &str, timeout: Duration) -> Result<(), EngineError> {
+        self.send("uci")?;
+        let deadline = Instant::now() + timeout;
+        loop {
+            let (_, line) = self.recv(deadline, "uciok")?;
+            let line = line.trim();
+            if line == "uciok" {
+                break;
+            }
+            if let Some(rest) = line.strip_prefix("id name ") {
+                self.id_name = Some(rest.trim().to_string());
+            } else if let Some(rest) = line.strip_prefix("option name ") {
+                let name = rest.split(" type ").next().unwrap_or(rest).trim();
+                self.uci_options.push(name.to_string());
+            }
+        }
+        let variant_set = config
+            .options
+            .iter()
+            .any(|(k, _)| k.eq_ignore_ascii_case("UCI_Variant"));
+        if !variant_set && self.has_option("UCI_Variant") {
+            self.send(&format!("setoption name UCI_Variant value {variant}"))?;
+        }
+        for (k, v) in &config.options {
+            if !self.has_option(k) {
+                log::warn!("{}: the engine does not list option '{k}'", self.name);
+            }
+            self.send(&format!("setoption name {k} value {v}"))?;
+        }
+        self.is_ready(timeout)
+    }
+
+    /// The configured name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The engine's own name (`id name`), if it sent one.
+    pub fn id_name(&self) -> Option<&str> {
+        self.id_name.as_deref()
+    }
+
+    /// True when the engine listed the option `name` (case-insensitive) during the handshake.
+    pub fn has_option(&self, name: &str) -> bool {
+        self.uci_options.iter().any(|o| o.eq_ignore_ascii_case(name))
+    }
+
+    /// Sends one line.
+    pub fn send(&mut self, line: &str) -> Result<(), EngineError> {
+        log::trace!("{} < {line}", self.name);
+        writeln!(self.stdin, "{line}")
+            .and_then(|_| self.stdin.flush())
+            .map_err(|e| EngineError::Crashed(format!("writing '{line}': {e}")))
+    }
+
+    /// The next line, waiting until `deadline`; `what` names the awaited answer in errors.
+    fn recv(&mut self, deadline: Instant, what: &str) -> Result<(Instant, String), EngineError> {
+        let wait = deadline.saturating_duration_since(Instant::now());
+        match self.lines.recv_timeout(wait) {
+            Ok((t, line)) => {
+                log::trace!("{} > {line}", self.name);
+                Ok((t, line))
+            }
+            Err(RecvTimeoutError::Timeout) => Err(EngineError::Timeout(format!("no '{what}'"))),
+            Err(RecvTimeoutError::Disconnected) => Err(EngineError::Crashed(format!(
+                "output closed while waiting for '{what}'{}",
+                self.exit_status()
+            ))),
+        }
+    }
+
+    /// `, exit status ...` when the process has ended.
+    fn exit_status(&mut self) -> String {
+        // Give the OS a moment to reap the process after its output closed.
+        for _ in 0..20 {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                return format!(", {status}");
+            }
+            thread::sleep(Duration::from_millis(5));
+        }
+        String::new()
+    }
+
+    /// Sends `isready` and waits for `readyok`.
+    pub fn is_ready(&mut self, timeout: Duration) -> Result<(), EngineError> {
+        self.send("isready")?;
+        let deadline = Instant::now() + timeout;
+        while self.recv(deadline, "readyok")?.1.trim() != "readyok" {}
+        Ok(())
+    }
+
+    /// `ucinewgame` followed by `isready`.
+    pub fn new_game(&mut self, timeout: Duration) -> Result<(), EngineError> {
+        // Drop anything left over from an earlier game (a late bestmove after a stop).
+        while self.lines.try_recv().is_ok() {}
+        self.send("ucinewgame")?;
+        self.is_ready(timeout)
+    }
+
+    /// Sends `position` and `go`, then collects `info` lines until `bestmove`. The time is
+    /// measured from sending `go` to the arrival of `bestmove`. Waits until `deadline` at most.
+    pub fn search(&mut self, position: &str, go: &str, deadline: Instant) -> Result<SearchReply, EngineError> {
+        self.send(position)?;
+        self.send(go)?;
+        let start = Instant::now();
+        let mut reply = SearchReply::default();
+        self.collect(&mut reply, start, deadline)?;
+        Ok(reply)
+    }
+
+    /// Sends `stop` after a search overran and waits up to `grace` for its `bestmove`.
+    pub fn stop(&mut self, grace: Duration) -> Result<(), EngineError> {
+        self.send("stop")?;
+        let mut reply = SearchReply::default();
+        self.collect(&mut reply, Instant::now(), Instant::now() + grace)
+    }
+
+    fn collect(&mut self, reply: &mut SearchReply, start: Instant, deadline: Instant) -> Result<(), EngineError> {
+        loop {
+            let (t, line) = self.recv(deadline, "bestmove")?;
+            let mut tokens = line.split_whitespace();
+            match tokens.next() {
+                Some("info") => parse_info(&line, reply),
+                Some("bestmove") => {
+                    reply.bestmove = tokens.next().unwrap_or("").to_string();
+                    reply.elapsed = t.saturating_duration_since(start);
+                    return Ok(());
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// Asks the engine to quit and kills it if it is still running after `wait`.
+    pub fn shutdown(mut self, wait: Duration) {
+        self.quit(wait);
+    }
+
+    fn quit(&mut self, wait: Duration) {
+        let _ = writeln!(self.stdin, "quit").and_then(|_| self.stdin.flush());
+        let deadline = Instant::now() + wait;
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            thread::sleep(Duration::from_millis(5));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+
+    /// Kills the process at once (for an engine that stopped answering).
+    pub fn kill(mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for EngineProcess {
+    fn drop(&mut self) {
+        if let Ok(None) = self.child.try_wait() {
+            self.quit(Duration::from_millis(300));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn info_parsing() {
+        let mut r = SearchReply::default();
+        parse_info("info depth 5 seldepth 7 score cp 35 nodes 1234 pv e2e4 e7e5", &mut r);
+        assert_eq!(
+            (r.score, r.depth, r.nodes),
+            (Some(UciScore::Cp(35)), Some(5), Some(1234))
+        );
+        parse_info("info depth 6 score cp 80 lowerbound nodes 2000", &mut r);
+        assert_eq!((r.score, r.depth), (Some(UciScore::Cp(80)), Some(6)));
+        parse_info("info depth 6 score mate -3 nodes 2500", &mut r);
+        assert_eq!(r.score, Some(UciScore::Mate(-3)));
+        parse_info("info string score cp 999", &mut r);
+        assert_eq!(r.score, Some(UciScore::Mate(-3)));
+        parse_info("info depth 3 currmove e2e4 currmovenumber 1", &mut r);
+        assert_eq!(r.score, Some(UciScore::Mate(-3)));
+    }
+
+    #[test]
+    fn score_text() {
+        assert_eq!(UciScore::Cp(35).pgn(), "+0.35");
+        assert_eq!(UciScore::Cp(-120).pgn(), "-1.20");
+        assert_eq!(UciScore::Cp(-5).pgn(), "-0.05");
+        assert_eq!(UciScore::Mate(5).pgn(), "+M5");
+        assert_eq!(UciScore::Mate(-3).pgn(), "-M3");
+        assert!(UciScore::Mate(-3).centipawns() < -10_000);
+    }
+}
