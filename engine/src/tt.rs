@@ -22,6 +22,19 @@ pub enum TtBound {
     Exact = 3,
 }
 
+impl TtBound {
+    /// The bound a fail-soft search result `best` is, for the window (`alpha`, `beta`).
+    pub fn classify(best: i32, alpha: i32, beta: i32) -> TtBound {
+        if best >= beta {
+            TtBound::Lower
+        } else if best > alpha {
+            TtBound::Exact
+        } else {
+            TtBound::Upper
+        }
+    }
+}
+
 /// A decoded table entry.
 #[derive(Copy, Clone, Debug)]
 pub struct TtEntry {

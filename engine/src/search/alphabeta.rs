@@ -213,7 +213,7 @@ impl Worker<'_> {
                 return 0;
             }
             if root {
-                self.record_root_score(mv, score, alpha, ply);
+                self.record_root_score(mv, score, alpha, moves_searched == 1);
             }
             if score > best_score {
                 best_score = score;
@@ -253,13 +253,7 @@ impl Worker<'_> {
             // because pruning starts only after a move has produced a score).
             return if in_check { -MATE + ply as i32 } else { 0 };
         }
-        let bound = if best_score >= beta {
-            TtBound::Lower
-        } else if best_score > original_alpha {
-            TtBound::Exact
-        } else {
-            TtBound::Upper
-        };
+        let bound = TtBound::classify(best_score, original_alpha, beta);
         if !(root && self.pv_index > 0) {
             self.shared.tt.store(
                 pos.key(),

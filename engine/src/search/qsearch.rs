@@ -45,7 +45,7 @@ impl Worker<'_> {
         } else {
             tt.map(|e| e.eval).unwrap_or_else(|| evaluate(pos, self.shared.eval))
         };
-        let mut best = static_eval;
+        let best = static_eval;
         if !in_check {
             if best >= beta {
                 return best;
@@ -53,7 +53,11 @@ impl Worker<'_> {
             alpha = alpha.max(best);
         }
         let original_alpha = alpha;
-        let mut best_move = Move::NONE;
+        let mut line = Line {
+            best,
+            alpha,
+            best_move: Move::NONE,
+        };
         let mut picker = MovePicker::new_quiescence(pos, tt.map_or(Move::NONE, |e| e.mv));
         let mut searched = 0;
         while let Some(mv) = picker.next(pos, self.history) {
@@ -63,81 +67,72 @@ impl Worker<'_> {
                     continue;
                 }
                 let gain = pos.captured_piece(mv).map_or(0, |p| SEE_VALUES[p.kind().index()]);
-                if mv.promotion().is_none() && static_eval + gain + self.shared.params.delta_margin <= alpha {
+                if mv.promotion().is_none() && static_eval + gain + self.shared.params.delta_margin <= line.alpha {
                     continue;
                 }
             }
             searched += 1;
-            let score = self.qsearch_child(pos, mv, alpha, beta, ply);
-            if self.stopped {
-                return 0;
+            if self.qsearch_move(pos, mv, beta, ply, &mut line) {
+                break;
             }
-            if score > best {
-                best = score;
-                if score > alpha {
-                    best_move = mv;
-                    self.update_pv(ply, mv);
-                    if score >= beta {
-                        break;
-                    }
-                    alpha = score;
-                }
-            }
+        }
+        if self.stopped {
+            return 0;
         }
         if in_check && searched == 0 {
             return -MATE + ply as i32;
         }
-        if first && !in_check && best < beta {
+        if first && !in_check && line.best < beta {
             // Quiet checks at the first quiescence ply (a mate threat must not be missed).
             let mut quiets = MoveList::new();
             pos.generate(GenType::Quiet, &mut quiets);
             for mv in quiets {
-                if !pos.gives_check(mv) || !see_ge(pos, mv, 0) {
-                    continue;
-                }
-                let score = self.qsearch_child(pos, mv, alpha, beta, ply);
-                if self.stopped {
-                    return 0;
-                }
-                if score > best {
-                    best = score;
-                    if score > alpha {
-                        best_move = mv;
-                        self.update_pv(ply, mv);
-                        if score >= beta {
-                            break;
-                        }
-                        alpha = score;
-                    }
+                if pos.gives_check(mv) && see_ge(pos, mv, 0) && self.qsearch_move(pos, mv, beta, ply, &mut line) {
+                    break;
                 }
             }
+            if self.stopped {
+                return 0;
+            }
         }
-        let bound = if best >= beta {
-            TtBound::Lower
-        } else if best > original_alpha {
-            TtBound::Exact
-        } else {
-            TtBound::Upper
-        };
+        let best = line.best;
         if best > -MATE_BOUND || in_check {
-            self.shared.tt.store(
-                pos.key(),
-                ply,
-                best_move,
-                best,
-                static_eval.max(-MATE_BOUND + 1),
-                0,
-                bound,
-            );
+            let bound = TtBound::classify(best, original_alpha, beta);
+            let eval = static_eval.max(-MATE_BOUND + 1);
+            self.shared
+                .tt
+                .store(pos.key(), ply, line.best_move, best, eval, 0, bound);
         }
         best
     }
 
-    fn qsearch_child(&mut self, pos: &Position, mv: Move, alpha: i32, beta: i32, ply: usize) -> i32 {
+    /// Searches one move and folds its score into `line`; true on a beta cutoff (or stop).
+    fn qsearch_move(&mut self, pos: &Position, mv: Move, beta: i32, ply: usize, line: &mut Line) -> bool {
         let child = pos.after(mv);
         self.keys.push(pos.key());
-        let score = -self.qsearch(&child, -beta, -alpha, ply + 1, false);
+        let score = -self.qsearch(&child, -beta, -line.alpha, ply + 1, false);
         self.keys.pop();
-        score
+        if self.stopped {
+            return true;
+        }
+        if score > line.best {
+            line.best = score;
+            if score > line.alpha {
+                line.best_move = mv;
+                self.update_pv(ply, mv);
+                if score >= beta {
+                    return true;
+                }
+                line.alpha = score;
+            }
+        }
+        false
     }
+}
+
+/// Best score, raised alpha and best move of a quiescence node so far.
+struct Line {
+    best: i32,
+    alpha: i32,
+    best_move: Move,
 }

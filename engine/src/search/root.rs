@@ -345,8 +345,9 @@ impl Worker<'_> {
     }
 
     /// Records a root move's result (PV from the child) or marks it as not better.
-    pub(crate) fn record_root_score(&mut self, mv: Move, score: i32, alpha: i32, _ply: usize) {
-        let first = self.root_moves[self.pv_index].mv == mv;
+    /// `first` marks the first move searched in this root call: it is searched with the full
+    /// window, so its child PV is fresh even when it fails low.
+    pub(crate) fn record_root_score(&mut self, mv: Move, score: i32, alpha: i32, first: bool) {
         let child_pv: Vec<Move> = self.pv[1][..self.pv_len[1]].to_vec();
         let seldepth = self.seldepth as u32;
         if let Some(rm) = self.root_moves.iter_mut().find(|r| r.mv == mv) {
