@@ -149,10 +149,12 @@ impl Variant {
         matches!(self, Variant::Alice | Variant::LookingGlass)
     }
 
-    /// True when a square may be occupied on both boards (O'Donohue, Duo).
+    /// True when a square may be occupied on more than one board: O'Donohue (a piece stays on
+    /// its board when its destination is occupied on the other), Duo (staying is optional) and
+    /// three-board Alice (the landing cell must be empty only on the chosen board).
     #[inline(always)]
     pub const fn shared_squares(self) -> bool {
-        matches!(self, Variant::ODonohue | Variant::Duo)
+        matches!(self, Variant::ODonohue | Variant::Duo | Variant::Alice3)
     }
 
     /// True when castling exists (every variant but Mini Alice).
@@ -167,15 +169,13 @@ impl Variant {
         !matches!(self, Variant::MiniAlice)
     }
 
-    /// True when the en passant options of §3.1 apply. They need the double step and the rule
-    /// that the double-stepped pawn "now stands on the other board": not in Mini Alice (no double
-    /// step), O'Donohue (the pawn may stay) or Duo (transferring is optional).
+    /// True when the en passant options of §3.1 apply: wherever pawns have the double step
+    /// (every variant but Mini Alice). The passed pawn is taken on the board where it landed
+    /// (the other board, or in O'Donohue and Duo possibly its own; in three-board Alice the one
+    /// it chose), by an enemy pawn on that board.
     #[inline(always)]
     pub const fn supports_en_passant(self) -> bool {
-        matches!(
-            self,
-            Variant::Alice | Variant::LookingGlass | Variant::LadyAlice | Variant::Alice3
-        )
+        self.pawn_double_step()
     }
 
     /// True when the alternating-board exchange model of the static exchange evaluation holds
@@ -329,7 +329,7 @@ impl Rules {
     /// The en passant mode in force: the option, or `Off` where the variant has no en passant.
     #[inline(always)]
     pub const fn ep_mode(self) -> EnPassant {
-        if self.variant.supports_en_passant() {
+        if matches!(self.en_passant, EnPassant::Off) || self.variant.supports_en_passant() {
             self.en_passant
         } else {
             EnPassant::Off

@@ -16,6 +16,7 @@ pub fn init_logging() {
 
 const USAGE: &str = "\
 usage: vorpal                      the UCI loop on stdin/stdout (for GUIs and match tools)
+       vorpal xboard               the CECP (XBoard protocol 2) loop, for XBoard/WinBoard
        vorpal <command> [args]     one command of the UCI loop, then exit, e.g.
                                      vorpal bench 10
                                      vorpal perft 5 \"<FEN>\"
@@ -32,6 +33,10 @@ pub fn run(args: &[String]) -> i32 {
             0
         }
         ["analyze" | "analyse", rest @ ..] => crate::analyze::run(rest),
+        ["xboard"] => {
+            crate::xboard::run_stdin();
+            0
+        }
         ["--help" | "-h"] => {
             println!("{USAGE}");
             0

@@ -36,8 +36,25 @@ const KEYWORDS: [&str; 13] = [
     "perft",
 ];
 
-/// Parses the words after `go`. Problems are pushed to `errors` (one message each).
+/// Most error messages one `go` line yields; the rest are counted in one more message (a
+/// 1 MiB line of bad `searchmoves` would otherwise print 340,000 error lines).
+pub const MAX_ERRORS: usize = 8;
+
+/// Parses the words after `go`. Problems are pushed to `errors` (one message each, at most
+/// [`MAX_ERRORS`], then one message counting the others).
 pub fn parse_go(words: &[&str], pos: &Position, errors: &mut Vec<String>) -> GoRequest {
+    let start = errors.len();
+    let request = parse_words(words, pos, errors);
+    let more = errors.len().saturating_sub(start + MAX_ERRORS);
+    if more > 0 {
+        errors.truncate(start + MAX_ERRORS);
+        errors.push(format!("go: {more} more problems in this line; ignored"));
+    }
+    request
+}
+
+/// [`parse_go`] without the cap on messages.
+fn parse_words(words: &[&str], pos: &Position, errors: &mut Vec<String>) -> GoRequest {
     let mut limits = Limits::default();
     let mut clock = Clock::default();
     let mut timed = false;
@@ -186,5 +203,15 @@ mod tests {
         assert_eq!(l.nodes, None);
         assert_eq!(l.movetime, None);
         assert!(l.search_moves.is_empty());
+    }
+
+    #[test]
+    fn errors_are_capped_per_line() {
+        let line = format!("depth 1 searchmoves e2e4{}", " zz".repeat(1000));
+        let (req, errors) = go(&line);
+        assert_eq!(errors.len(), MAX_ERRORS + 1, "{errors:?}");
+        assert_eq!(errors[MAX_ERRORS], "go: 992 more problems in this line; ignored");
+        let GoRequest::Search(l) = req else { panic!() };
+        assert_eq!((l.depth, l.search_moves.len()), (Some(1), 1));
     }
 }

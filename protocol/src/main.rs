@@ -1,6 +1,7 @@
 //! `vorpal`: the Alice chess engine's executable. With no arguments it speaks UCI on
-//! stdin/stdout; `vorpal <command> [args]` runs one command and exits; `vorpal analyze ...`
-//! analyses a position for a person or a script. This crate is the only code that prints.
+//! stdin/stdout (or CECP after `xboard`); `vorpal xboard` speaks CECP for XBoard;
+//! `vorpal <command> [args]` runs one command and exits; `vorpal analyze ...` analyses a
+//! position for a person or a script. This crate is the only code that prints.
 
 mod analyze;
 mod cli;
@@ -14,6 +15,7 @@ mod options;
 mod output;
 mod uci;
 mod worker;
+mod xboard;
 
 fn main() {
     cli::init_logging();

@@ -129,6 +129,69 @@ pub fn option_lines() -> Vec<String> {
         .collect()
 }
 
+/// Options CECP sets with commands of its own (`cores`, `memory`, `hard`/`easy`, `variant`,
+/// `analyze`) or that mean nothing there (`UCI_ShowWDL`): not offered as `feature option`.
+const NOT_IN_CECP: [Id; 6] = [
+    Id::Threads,
+    Id::Hash,
+    Id::Ponder,
+    Id::Variant,
+    Id::AnalyseMode,
+    Id::ShowWdl,
+];
+
+/// The `feature option="..."` lines of CECP (protocol 2) mirroring the UCI options, with
+/// their defaults: `-check 0|1`, `-spin D MIN MAX`, `-combo *D /// V2 ...`, `-button`, and
+/// `-file` for the debug log.
+pub fn cecp_option_features() -> Vec<String> {
+    definitions()
+        .into_iter()
+        .filter(|o| !NOT_IN_CECP.contains(&o.id))
+        .map(|o| {
+            let kind = match &o.kind {
+                Kind::Check(default) => format!("-check {}", u8::from(*default)),
+                Kind::Spin { default, min, max } => format!("-spin {default} {min} {max}"),
+                Kind::Combo { default, vars } => {
+                    let vars: Vec<String> = vars
+                        .iter()
+                        .map(|v| if v == default { format!("*{v}") } else { v.to_string() })
+                        .collect();
+                    format!("-combo {}", vars.join(" /// "))
+                }
+                Kind::Button => "-button".to_string(),
+                Kind::Str => "-file ".to_string(),
+            };
+            format!("feature option=\"{} {kind}\"", o.name)
+        })
+        .collect()
+}
+
+/// Parses the text after CECP `option`: `NAME=VALUE` or `NAME` (buttons), with the names of
+/// [`cecp_option_features`] (case-insensitive) and `0`/`1` for checks.
+pub fn parse_cecp_option(text: &str) -> Result<Change, String> {
+    let (name, value) = match text.split_once('=') {
+        Some((name, value)) => (name.trim(), Some(value.trim())),
+        None => (text.trim(), None),
+    };
+    let Some(def) = definitions()
+        .into_iter()
+        .find(|o| o.name.eq_ignore_ascii_case(name) && !NOT_IN_CECP.contains(&o.id))
+    else {
+        return Err(format!("unknown option '{name}'"));
+    };
+    let value = match (&def.kind, value) {
+        (Kind::Check(_), Some("1")) => Some("true"),
+        (Kind::Check(_), Some("0")) => Some("false"),
+        (_, value) => value,
+    };
+    let line = match value {
+        Some(v) if def.kind != Kind::Button => format!("setoption name {} value {v}", def.name),
+        _ => format!("setoption name {}", def.name),
+    };
+    let words: Vec<&str> = line.split_whitespace().collect();
+    parse_setoption(&words[1..], &line)
+}
+
 /// A checked option change, ready to apply.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Change {
@@ -387,6 +450,26 @@ mod tests {
         assert!(parse("setoption name UCI_Variant value crazyhouse").is_err());
         assert!(parse("setoption name NoSuchOption value 1").is_err());
         assert!(parse("setoption Hash 1").is_err());
+    }
+
+    #[test]
+    fn cecp_features_and_option_commands() {
+        let features = cecp_option_features();
+        assert!(features.contains(&"feature option=\"Clear Hash -button\"".to_string()));
+        assert!(features.contains(&"feature option=\"AliceEnPassant -combo *off /// normal /// double\"".to_string()));
+        assert!(features.contains(&"feature option=\"Skill Level -spin 20 0 20\"".to_string()));
+        assert!(!features
+            .iter()
+            .any(|f| f.contains("Hash -spin") || f.contains("UCI_Variant")));
+        assert_eq!(parse_cecp_option("Skill Level=5"), Ok(Change::SkillLevel(5)));
+        assert_eq!(parse_cecp_option("UCI_Chess960=1"), Ok(Change::Chess960(true)));
+        assert_eq!(parse_cecp_option("clear hash"), Ok(Change::ClearHash));
+        assert_eq!(
+            parse_cecp_option("AliceEnPassant=normal"),
+            Ok(Change::EnPassant(EnPassant::Normal))
+        );
+        assert!(parse_cecp_option("Hash=64").is_err());
+        assert!(parse_cecp_option("Skill Level=99").is_err());
     }
 
     #[test]

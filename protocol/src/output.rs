@@ -1,9 +1,11 @@
 //! The one place that writes to stdout: whole lines, flushed one by one, shared by the input
-//! loop and the search thread, optionally copied to the `Debug Log File`.
+//! loop and the search thread, optionally copied to the `Debug Log File`. Notes and errors are
+//! written in the dialect in force: UCI `info string ...` or, after `xboard`, CECP (`# ...`
+//! comments and `tellusererror ...`).
 
 use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 /// A cloneable handle on the output stream. Every clone writes to the same sink; lines from
@@ -12,6 +14,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 pub struct Output {
     inner: Arc<Mutex<Inner>>,
     errors: Arc<AtomicUsize>,
+    cecp: Arc<AtomicBool>,
 }
 
 struct Inner {
@@ -30,6 +33,7 @@ impl Output {
         Output {
             inner: Arc::new(Mutex::new(Inner { sink, log: None })),
             errors: Arc::new(AtomicUsize::new(0)),
+            cecp: Arc::new(AtomicBool::new(false)),
         }
     }
 
@@ -62,16 +66,35 @@ impl Output {
         }
     }
 
-    /// `info string <message>`.
-    pub fn info_string(&self, message: &str) {
-        self.line(&format!("info string {}", one_line(message)));
+    /// Switches every clone to the CECP (XBoard) dialect for notes and errors.
+    pub fn set_cecp(&self, on: bool) {
+        self.cecp.store(on, Ordering::Relaxed);
     }
 
-    /// `info string error <message>`: the one answer to every bad input.
+    /// True in the CECP dialect.
+    pub fn is_cecp(&self) -> bool {
+        self.cecp.load(Ordering::Relaxed)
+    }
+
+    /// A note: `info string <message>` (CECP: `# <message>`, a comment the GUI ignores).
+    pub fn info_string(&self, message: &str) {
+        if self.is_cecp() {
+            self.line(&format!("# {}", one_line(message)));
+        } else {
+            self.line(&format!("info string {}", one_line(message)));
+        }
+    }
+
+    /// `info string error <message>`: the one answer to every bad input (CECP:
+    /// `tellusererror <message>`, shown by the GUI in an error dialog).
     pub fn error(&self, message: &str) {
         self.errors.fetch_add(1, Ordering::Relaxed);
         log::debug!("error answered: {message}");
-        self.line(&format!("info string error {}", one_line(message)));
+        if self.is_cecp() {
+            self.line(&format!("tellusererror {}", one_line(message)));
+        } else {
+            self.line(&format!("info string error {}", one_line(message)));
+        }
     }
 
     /// Number of error lines written so far (the command-line mode's exit status uses it).

@@ -1,5 +1,6 @@
 //! The UCI loop: reads commands, dispatches on their words (`["go", rest @ ..] => ...`), and
 //! answers every bad input with one `info string error ...` line while it keeps serving.
+//! `xboard` hands the engine over to the CECP loop (`xboard/`).
 //!
 //! Commands that change what the search works with (`position`, `ucinewgame`, `setoption`,
 //! `go`, `perft`, `bench`, `flip`) first stop a running search, whose `bestmove` is printed
@@ -10,10 +11,11 @@ use crate::go::{parse_go, GoRequest};
 use crate::input::{read_line, Line, MAX_LINE};
 use crate::options::{available_memory_mb, option_lines, parse_setoption, Change, Settings};
 use crate::output::{one_line, Output};
-use crate::worker::{Job, Worker};
+use crate::worker::{Job, UciPrinter, Worker};
 use std::any::Any;
 use std::io::BufRead;
 use std::panic::{self, AssertUnwindSafe};
+use std::sync::Arc;
 use vorpal_engine::search::Searcher;
 use vorpal_engine::{Game, Position, Rules};
 
@@ -29,6 +31,8 @@ pub enum Flow {
     Continue,
     /// `quit` was received.
     Quit,
+    /// `xboard` was received: the dialogue goes on in CECP (`xboard/`).
+    Xboard,
 }
 
 /// The engine as the protocol sees it: settings, the current game, and the search thread.
@@ -52,6 +56,7 @@ pub fn run_loop(input: &mut dyn BufRead, out: Output) {
                 // A bug must not end the dialogue (where panics unwind: debug and test builds).
                 match panic::catch_unwind(AssertUnwindSafe(|| uci.handle_line(&line))) {
                     Ok(Flow::Quit) => break,
+                    Ok(Flow::Xboard) => return crate::xboard::serve(input, uci),
                     Ok(Flow::Continue) => {}
                     Err(e) => out.error(&format!(
                         "internal error while handling '{}': {}; the engine keeps serving",
@@ -148,6 +153,10 @@ impl Uci {
             ["go", rest @ ..] => self.cmd_go(rest),
             ["stop", ..] => self.worker.stop(),
             ["ponderhit", ..] => self.worker.ponderhit(),
+            ["xboard", ..] => {
+                self.worker.stop();
+                return Flow::Xboard;
+            }
             ["quit", ..] => {
                 self.quit();
                 return Flow::Quit;
@@ -223,14 +232,16 @@ impl Uci {
                 self.worker.start(Job {
                     game: self.game.clone(),
                     limits,
-                    show_wdl: self.settings.show_wdl,
+                    printer: Arc::new(UciPrinter {
+                        show_wdl: self.settings.show_wdl,
+                    }),
                 })
             }
         }
     }
 
     /// Applies a checked option change.
-    fn apply(&mut self, change: Change) {
+    pub(crate) fn apply(&mut self, change: Change) {
         let mut next = self.settings.clone();
         match change {
             Change::Threads(n) => next.search.threads = n,

@@ -1,7 +1,8 @@
-//! The search thread: runs one `go` at a time on its own thread so the input loop keeps
-//! answering (`isready`, `stop`, `ponderhit`), prints the search's `info` lines, and prints
-//! exactly one `bestmove` per `go` — in `infinite` and `ponder` mode never before `stop` or
-//! `ponderhit`.
+//! The search thread: runs one search at a time on its own thread so the input loop keeps
+//! answering (`isready`, `stop`, `ponderhit`; in CECP `ping`, `.`, `?`). What the thread prints
+//! is decided by the job's [`Printer`]: for UCI ([`UciPrinter`]) the `info` lines and exactly one
+//! `bestmove` per `go` — in `infinite` and `ponder` mode never before `stop` or `ponderhit`; for
+//! CECP the thinking output and the engine's `move` (see `xboard/printer.rs`).
 
 use crate::format::info_line;
 use crate::output::Output;
@@ -13,6 +14,49 @@ use std::time::Duration;
 use vorpal_engine::search::{Limits, Report, SearchControl, Searcher};
 use vorpal_engine::{Game, Move, Position};
 
+/// How the search thread prints a search: the protocol's progress lines and its final move.
+/// Every method runs on the search thread.
+pub trait Printer: Send + Sync {
+    /// The position has no legal move; the search does not run. Called before `finish`.
+    fn no_legal_move(&self, pos: &Position, out: &Output);
+    /// One progress report of the search.
+    fn report(&self, pos: &Position, report: Report, out: &Output);
+    /// The search is over (in `infinite` and `ponder` mode only after `stop` or `ponderhit`):
+    /// `best` is a legal move of `game`'s current position, or None when it has none.
+    fn finish(&self, game: &Game, best: Option<Move>, ponder: Option<Move>, out: &Output);
+}
+
+/// The UCI printer: `info` lines and one `bestmove`.
+pub struct UciPrinter {
+    /// Print `wdl` in `info` lines.
+    pub show_wdl: bool,
+}
+
+impl Printer for UciPrinter {
+    fn no_legal_move(&self, pos: &Position, out: &Output) {
+        out.line(if pos.in_check() {
+            "info depth 0 score mate 0"
+        } else {
+            "info depth 0 score cp 0"
+        });
+    }
+
+    fn report(&self, pos: &Position, report: Report, out: &Output) {
+        match report {
+            Report::Info(info) => out.line(&info_line(&info, pos, self.show_wdl)),
+            Report::CurrMove { depth, mv, number } => out.line(&format!(
+                "info depth {depth} currmove {} currmovenumber {number}",
+                pos.move_to_uci(mv)
+            )),
+            Report::Note(text) => out.info_string(&text),
+        }
+    }
+
+    fn finish(&self, game: &Game, best: Option<Move>, ponder: Option<Move>, out: &Output) {
+        out.line(&bestmove_line(game.position(), best, ponder));
+    }
+}
+
 /// Stack of the search thread (deep recursion with copy-make positions).
 const STACK_BYTES: usize = 64 << 20;
 
@@ -22,8 +66,8 @@ pub struct Job {
     pub game: Game,
     /// Limits of the search.
     pub limits: Limits,
-    /// Print `wdl` in `info` lines.
-    pub show_wdl: bool,
+    /// What the search thread prints.
+    pub printer: Arc<dyn Printer>,
 }
 
 /// Owns the searcher and the thread searching with it.
@@ -52,6 +96,7 @@ impl Worker {
         let searcher = Arc::clone(&self.searcher);
         let control = Arc::clone(&self.control);
         let out = self.out.clone();
+        let (printer, pos) = (Arc::clone(&job.printer), *job.game.position());
         let spawned = thread::Builder::new()
             .name("search".into())
             .stack_size(STACK_BYTES)
@@ -60,7 +105,7 @@ impl Worker {
             Ok(handle) => self.handle = Some(handle),
             Err(e) => {
                 self.out.error(&format!("go: cannot start the search thread: {e}"));
-                self.out.line("bestmove (none)");
+                printer.finish(&Game::new(pos), None, None, &self.out);
             }
         }
     }
@@ -76,6 +121,11 @@ impl Worker {
     /// Switches a pondering search to normal thinking (`ponderhit`).
     pub fn ponderhit(&self) {
         self.control.ponderhit();
+    }
+
+    /// True while a search thread is running (it may be about to print its move).
+    pub fn is_running(&self) -> bool {
+        self.handle.as_ref().is_some_and(|h| !h.is_finished())
     }
 
     /// Waits for the running search to end on its own.
@@ -104,23 +154,12 @@ fn run(job: Job, searcher: &Mutex<Searcher>, control: &SearchControl, out: &Outp
     let legal = pos.legal_moves();
     let mut best = None;
     let mut ponder = None;
+    let printer = Arc::clone(&job.printer);
     if legal.is_empty() {
-        out.line(if pos.in_check() {
-            "info depth 0 score mate 0"
-        } else {
-            "info depth 0 score cp 0"
-        });
+        printer.no_legal_move(&pos, out);
     } else {
         let mut searcher = lock(searcher);
-        let show_wdl = job.show_wdl;
-        let mut report = |r: Report| match r {
-            Report::Info(info) => out.line(&info_line(&info, &pos, show_wdl)),
-            Report::CurrMove { depth, mv, number } => out.line(&format!(
-                "info depth {depth} currmove {} currmovenumber {number}",
-                pos.move_to_uci(mv)
-            )),
-            Report::Note(text) => out.info_string(&text),
-        };
+        let mut report = |r: Report| printer.report(&pos, r, out);
         let searched = panic::catch_unwind(AssertUnwindSafe(|| {
             searcher.search(&job.game, &job.limits, control, &mut report)
         }));
@@ -153,7 +192,7 @@ fn run(job: Job, searcher: &Mutex<Searcher>, control: &SearchControl, out: &Outp
     while !control.is_stopped() && (job.limits.infinite || control.is_pondering()) {
         thread::sleep(Duration::from_millis(1));
     }
-    out.line(&bestmove_line(&pos, best, ponder));
+    printer.finish(&job.game, best, ponder, out);
 }
 
 /// `bestmove <m> [ponder <m>]` or `bestmove (none)`; the ponder move is dropped unless legal.

@@ -3,10 +3,15 @@
 //! (`vorpal-fuzz`, or the short runs in the test suite) reports with the input that caused it.
 //!
 //! Targets: FEN parsing in every form, move parsing (UCI, wide, SAN), and move encodings fed
-//! through `is_legal` then `make_move`.
+//! through `is_legal` then `make_move`. The process-level target `uci` ([`PROCESS_TARGETS`])
+//! feeds random command streams to the `vorpal` binary over pipes ([`uci`], [`uci_run`]).
+
+pub mod uci;
+pub mod uci_run;
 
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
+use std::path::Path;
 use vorpal_engine::{BoardId, EnPassant, Move, MoveKind, Position, Rules, Square};
 
 /// FENs the mutators start from.
@@ -195,6 +200,23 @@ pub fn run(target: Target, seed: u64, cases: u64) -> u64 {
     let mut input = String::new();
     for _ in 0..cases {
         target(&mut rng, &mut input);
+    }
+    cases
+}
+
+/// A named target that drives the `vorpal` binary at the given path.
+pub type ProcessTarget = fn(&Path, &mut StdRng, &mut String);
+
+/// Every process-level target by name.
+pub const PROCESS_TARGETS: [(&str, ProcessTarget); 1] = [("uci", uci_run::uci_case)];
+
+/// Runs the process target `target` against `engine` for `cases` cases from `seed`; returns
+/// the number of executions.
+pub fn run_process(target: ProcessTarget, engine: &Path, seed: u64, cases: u64) -> u64 {
+    let mut rng = StdRng::seed_from_u64(seed);
+    let mut input = String::new();
+    for _ in 0..cases {
+        target(engine, &mut rng, &mut input);
     }
     cases
 }

@@ -70,7 +70,7 @@ pub fn vorpal_binary() -> PathBuf {
     .clone()
 }
 
-/// A running engine in the UCI loop.
+/// A running engine in the UCI loop (or, from [`Engine::start_xboard`], the CECP loop).
 pub struct Engine {
     child: Child,
     stdin: Option<ChildStdin>,
@@ -79,12 +79,31 @@ pub struct Engine {
     pub transcript: Vec<String>,
     gos: usize,
     bestmoves: usize,
+    /// CECP: `go` is not answered by `bestmove`, so the one-bestmove-per-go check is off.
+    xboard: bool,
 }
 
 impl Engine {
-    /// Starts `vorpal` with no arguments.
+    /// Starts `vorpal` with no arguments (the UCI loop; its banner line is read and checked).
     pub fn start() -> Engine {
+        let mut engine = Engine::spawn(&[]);
+        // The one banner line the protocol allows at start-up.
+        let banner = engine.recv(SOON).expect("a banner line at start-up");
+        assert!(banner.starts_with("Vorpal "), "banner: {banner}");
+        engine
+    }
+
+    /// Starts `vorpal xboard` (the CECP loop; it prints nothing before `protover`).
+    pub fn start_xboard() -> Engine {
+        let mut engine = Engine::spawn(&["xboard"]);
+        engine.xboard = true;
+        engine
+    }
+
+    /// Starts `vorpal <args>` with piped stdin and stdout.
+    fn spawn(args: &[&str]) -> Engine {
         let mut child = Command::new(vorpal_binary())
+            .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -101,18 +120,26 @@ impl Engine {
             }
         });
         let stdin = child.stdin.take();
-        let mut engine = Engine {
+        Engine {
             child,
             stdin,
             lines,
             transcript: Vec::new(),
             gos: 0,
             bestmoves: 0,
-        };
-        // The one banner line the protocol allows at start-up.
-        let banner = engine.recv(SOON).expect("a banner line at start-up");
-        assert!(banner.starts_with("Vorpal "), "banner: {banner}");
-        engine
+            xboard: false,
+        }
+    }
+
+    /// The process id (to watch its memory).
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Sends a `go` line of raw bytes (e.g. with invalid UTF-8 in it): it owes a `bestmove`.
+    pub fn send_go_bytes(&mut self, bytes: &[u8]) {
+        self.send_bytes(bytes);
+        self.gos += 1;
     }
 
     /// The transcript so far, for assertion messages.
@@ -124,7 +151,7 @@ impl Engine {
     pub fn send(&mut self, line: &str) {
         self.send_bytes(line.as_bytes());
         let words: Vec<&str> = line.split_whitespace().collect();
-        if words.first() == Some(&"go") && words.get(1) != Some(&"perft") {
+        if !self.xboard && words.first() == Some(&"go") && words.get(1) != Some(&"perft") {
             self.gos += 1;
         }
     }
@@ -244,7 +271,7 @@ impl Engine {
         }
     }
 
-    /// Sends `quit`, checks a clean exit and exactly one `bestmove` per `go`.
+    /// Sends `quit`, checks a clean exit and (UCI) exactly one `bestmove` per `go`.
     pub fn finish(mut self) {
         self.send("quit");
         let (status, _) = self.wait_exit(SOON);

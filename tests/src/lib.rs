@@ -5,3 +5,6 @@ pub mod fuzz;
 pub mod harness;
 pub mod reference;
 pub mod rules_check;
+pub mod variant_check;
+pub mod variant_data;
+pub mod variant_reference;

@@ -11,7 +11,6 @@ fn data(name: &str) -> &'static str {
 /// Perft lines with more nodes than this are skipped (they are the engine's job).
 const MAX_NODES: u64 = 2_000_000;
 
-
 fn parse(fen: &str) -> RefPosition {
     RefPosition::from_fen(fen).unwrap_or_else(|err| panic!("cannot parse {fen:?}: {err}"))
 }

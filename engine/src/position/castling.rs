@@ -69,8 +69,8 @@ impl CastlingRights {
     }
 }
 
-/// Where kings and rooks start, and the squares each castling needs: the standard squares, or
-/// the squares of a Chess960 array read from the FEN's castling field.
+/// Where kings and rooks start: the standard squares, or the squares of a Chess960 array read
+/// from the FEN's castling field. Kept small, as it is copied with every position.
 ///
 /// Castling always ends with the king on the g- or c-file and the rook on the f- or d-file of
 /// the back rank (Chess960 rules), on the landing board.
@@ -80,17 +80,6 @@ pub(crate) struct CastlingConfig {
     pub king: [Square; 2],
     /// Rook start square per colour and side.
     pub rook: [[Square; 2]; 2],
-    /// [colour][side]: squares that must be empty on the castling board, king and rook aside
-    /// (everything between the outermost of king, rook and their destinations).
-    pub empty: [[Bitboard; 2]; 2],
-    /// [colour][side]: squares the king passes over or lands on (its start square is covered
-    /// by "not in check"); none may be attacked on the castling board.
-    pub king_path: [[Bitboard; 2]; 2],
-}
-
-/// The squares from `a` to `b` inclusive (on one rank).
-fn span(a: Square, b: Square) -> Bitboard {
-    attacks::between(a, b) | Bitboard::from_square(a) | Bitboard::from_square(b)
 }
 
 impl CastlingConfig {
@@ -103,25 +92,48 @@ impl CastlingConfig {
     }
 
     /// A configuration from the king and rook start squares ([colour], [colour][side]).
-    pub fn new(king: [Square; 2], rook: [[Square; 2]; 2]) -> CastlingConfig {
-        let mut empty = [[Bitboard::EMPTY; 2]; 2];
-        let mut king_path = [[Bitboard::EMPTY; 2]; 2];
+    pub const fn new(king: [Square; 2], rook: [[Square; 2]; 2]) -> CastlingConfig {
+        CastlingConfig { king, rook }
+    }
+
+    /// Squares that must be empty on the castling board for `color` castling on `side`, king
+    /// and rook aside: the king's way to its destination and the rook's way to its destination
+    /// (together: everything between the outermost of king, rook and their destinations).
+    #[inline(always)]
+    pub fn empty(&self, color: Color, side: CastleSide) -> Bitboard {
+        let (ks, rs) = (self.king[color.index()], self.rook[color.index()][side as usize]);
+        let (kd, rd) = CastlingConfig::destinations(color, side);
+        let ways = attacks::between(ks, kd) | attacks::between(rs, rd);
+        (ways | Bitboard::from_square(kd) | Bitboard::from_square(rd))
+            & !(Bitboard::from_square(ks) | Bitboard::from_square(rs))
+    }
+
+    /// Squares the king passes over or lands on (its start square is covered by "not in
+    /// check"); none may be attacked on the castling board.
+    #[inline(always)]
+    pub fn king_path(&self, color: Color, side: CastleSide) -> Bitboard {
+        let kd = CastlingConfig::destinations(color, side).0;
+        attacks::between(self.king[color.index()], kd) | Bitboard::from_square(kd)
+    }
+
+    /// This configuration with the entries of absent rights reset to the standard squares (the
+    /// king's entry when its colour has no right left), so equal positions have equal
+    /// configurations however they were reached.
+    pub fn canonical(&self, rights: CastlingRights) -> CastlingConfig {
+        let standard = CastlingConfig::standard();
+        let (mut king, mut rook) = (self.king, self.rook);
         for color in Color::BOTH {
             let c = color.index();
+            if !rights.has(color, CastleSide::King) && !rights.has(color, CastleSide::Queen) {
+                king[c] = standard.king[c];
+            }
             for side in CastleSide::BOTH {
-                let (ks, rs) = (king[c], rook[c][side as usize]);
-                let (kd, rd) = CastlingConfig::destinations(color, side);
-                let movers = Bitboard::from_square(ks) | Bitboard::from_square(rs);
-                empty[c][side as usize] = (span(ks, kd) | span(rs, rd)) & !movers;
-                king_path[c][side as usize] = attacks::between(ks, kd) | Bitboard::from_square(kd);
+                if !rights.has(color, side) {
+                    rook[c][side as usize] = standard.rook[c][side as usize];
+                }
             }
         }
-        CastlingConfig {
-            king,
-            rook,
-            empty,
-            king_path,
-        }
+        CastlingConfig::new(king, rook)
     }
 
     /// The wing of `color` whose rook starts on `rook_sq`, if any.

@@ -122,7 +122,11 @@ fn parse_grid(field: &str, width: usize, boards: usize, plain: Option<BoardId>) 
         for (file, cell) in cells.into_iter().enumerate() {
             let Some((piece, piped)) = cell else { continue };
             if piped && (n > width || plain.is_some()) {
-                let form = if plain.is_some() { "a joined or split placement" } else { "the wide form" };
+                let form = if plain.is_some() {
+                    "a joined or split placement"
+                } else {
+                    "the wide form"
+                };
                 return err(format!("{form} takes no '|' prefixes"));
             }
             let board = match plain {
@@ -130,7 +134,11 @@ fn parse_grid(field: &str, width: usize, boards: usize, plain: Option<BoardId>) 
                 None if piped => BoardId::B,
                 None => BoardId::from_index(file / width),
             };
-            placed.push((Square::from_coords((file % width) as u8, rank_no as u8 - 1), board, piece));
+            placed.push((
+                Square::from_coords((file % width) as u8, rank_no as u8 - 1),
+                board,
+                piece,
+            ));
         }
     }
     Ok(placed)
@@ -140,7 +148,8 @@ fn parse_grid(field: &str, width: usize, boards: usize, plain: Option<BoardId>) 
 struct Fields {
     side: Color,
     castling: Vec<char>,
-    ep: Option<Square>,
+    /// The en passant square, with the passed pawn's board when written as a wide cell.
+    ep: Option<(Square, Option<BoardId>)>,
     halfmove: u16,
     fullmove: u16,
 }
@@ -169,8 +178,8 @@ fn parse_fields(fields: &[&str]) -> Result<Fields, FenError> {
     }
     let ep = match fields[2] {
         "-" => None,
-        s => match Square::parse(s) {
-            Some(sq) => Some(sq),
+        s => match parse_ep_cell(s) {
+            Some(cell) => Some(cell),
             None => return err(format!("bad en passant square '{s}'")),
         },
     };
@@ -194,12 +203,24 @@ fn parse_fields(fields: &[&str]) -> Result<Fields, FenError> {
     })
 }
 
+/// The en passant field: a square (`e3`), or a wide cell naming the board the passed pawn stands
+/// on (`m3` = e3 with the pawn on board B, `u3` on board C).
+fn parse_ep_cell(text: &str) -> Option<(Square, Option<BoardId>)> {
+    let b = text.as_bytes();
+    if b.len() != 2 || !(b'a'..=b'x').contains(&b[0]) || !(b'1'..=b'8').contains(&b[1]) {
+        return None;
+    }
+    let i = b[0] - b'a';
+    let board = (i >= 8).then(|| BoardId::from_index(i as usize / 8));
+    Some((Square::from_coords(i % 8, b[1] - b'1'), board))
+}
+
 /// Reads the placement token: a single grid (pipe or wide form) or the joined form.
 fn parse_placement(token: &str, rules: Rules) -> Result<Vec<Placed>, FenError> {
     let width = rules.variant.files() as usize;
     let boards = rules.boards();
     let slashes = token.matches('/').count();
-    let joined = slashes >= 14 && slashes % 7 == 0;
+    let joined = slashes >= 14 && slashes.is_multiple_of(7);
     if !joined {
         return parse_grid(token, width, boards, None);
     }
@@ -289,11 +310,12 @@ impl Position {
                 return err(format!("{color:?} has {kings} kings, expected exactly one"));
             }
         }
+        pos.locate_kings();
         pos.side = fields.side;
         pos.halfmove = fields.halfmove;
         pos.fullmove = fields.fullmove;
         pos.castling = pos.parse_castling(&fields.castling)?;
-        if let Some(ep) = fields.ep {
+        if let Some((ep, named_board)) = fields.ep {
             let (rank, mover) = match fields.side {
                 Color::White => (5, Color::Black),
                 Color::Black => (2, Color::White),
@@ -308,9 +330,31 @@ impl Position {
             } else {
                 ep.offset(-8)
             };
-            if !pos.pieces_both(mover, PieceKind::Pawn).has(pawn_sq) {
-                return err(format!("en passant square {ep}: no {mover:?} pawn stands on {pawn_sq}"));
-            }
+            let boards: Vec<BoardId> = pos
+                .boards()
+                .iter()
+                .copied()
+                .filter(|&b| pos.pieces(b, mover, PieceKind::Pawn).has(pawn_sq))
+                .collect();
+            pos.ep_board = match (named_board, &boards[..]) {
+                (_, []) => return err(format!("en passant square {ep}: no {mover:?} pawn stands on {pawn_sq}")),
+                (Some(b), _) if boards.contains(&b) => b,
+                (Some(b), _) => {
+                    return err(format!(
+                        "en passant cell names board {}, but no {mover:?} pawn stands on {pawn_sq} there",
+                        b.letter()
+                    ))
+                }
+                (None, [b]) => *b,
+                // Pawns on several boards: a plain square names board A (as in the wide form).
+                (None, _) if boards.contains(&BoardId::A) => BoardId::A,
+                (None, _) => {
+                    return err(format!(
+                        "en passant square {ep}: {mover:?} pawns stand on {pawn_sq} of several boards; \
+                         name the passed pawn's board with a wide cell"
+                    ))
+                }
+            };
             pos.ep_square = Some(ep);
         }
         let them = pos.side.flip();
@@ -329,7 +373,10 @@ impl Position {
             return Ok(rights);
         }
         if !self.rules.variant.has_castling() {
-            return err(format!("castling rights given, but {} has no castling", self.rules.variant));
+            return err(format!(
+                "castling rights given, but {} has no castling",
+                self.rules.variant
+            ));
         }
         let chess960 = self.rules.is_chess960();
         let standard = CastlingConfig::standard();
@@ -358,7 +405,9 @@ impl Position {
                     f => Some(Square::from_coords(f as u8 - b'a', back)),
                 };
                 let Some(rs) = found else {
-                    return err(format!("castling right '{c}': no {color:?} rook on that side of the king"));
+                    return err(format!(
+                        "castling right '{c}': no {color:?} rook on that side of the king"
+                    ));
                 };
                 let side = match rs.file().cmp(&ksq.file()) {
                     std::cmp::Ordering::Greater => CastleSide::King,

@@ -54,7 +54,28 @@ impl Position {
         if castling.is_empty() {
             castling.push('-');
         }
-        let ep = self.ep_square.map_or("-".to_string(), |s| s.to_string());
+        let ep = match self.ep_square {
+            None => "-".to_string(),
+            Some(ep) => {
+                // A wide cell when the passed pawn's square is held by such pawns on two boards.
+                let pawn_sq = Square::from_coords(ep.file(), if ep.rank() == 2 { 3 } else { 4 });
+                let mover = self.side.flip();
+                let holders = self
+                    .boards()
+                    .iter()
+                    .filter(|&&b| self.pieces(b, mover, PieceKind::Pawn).has(pawn_sq))
+                    .count();
+                if holders > 1 {
+                    format!(
+                        "{}{}",
+                        (b'a' + ep.file() + 8 * self.ep_board.index() as u8) as char,
+                        ep.rank() + 1
+                    )
+                } else {
+                    ep.to_string()
+                }
+            }
+        };
         format!("{side} {castling} {ep} {} {}", self.halfmove, self.fullmove)
     }
 

@@ -166,10 +166,8 @@ impl Position {
                 match variant {
                     // Lady Alice null move: to the empty same square of the other board; never a
                     // king's way out of check.
-                    Variant::LadyAlice if !self.occupied(zero).has(from) => {
-                        if kind != PieceKind::King || !in_check {
-                            sink(Move::new(from, board, from, zero, MoveKind::Null, false));
-                        }
+                    Variant::LadyAlice if !self.occupied(zero).has(from) && (kind != PieceKind::King || !in_check) => {
+                        sink(Move::new(from, board, from, zero, MoveKind::Null, false));
                     }
                     // Duo zero move: pieces other than pawns, onto an empty square or an enemy.
                     Variant::Duo if kind != PieceKind::Pawn && !self.color_on(zero, us).has(from) => {
@@ -188,7 +186,15 @@ impl Position {
 
     /// Calls `sink` once per landing board of a move from `from` on `board` to `to`.
     #[inline]
-    fn land<F: FnMut(Move)>(&self, board: BoardId, from: Square, to: Square, kind: MoveKind, capture: bool, sink: &mut F) {
+    fn land<F: FnMut(Move)>(
+        &self,
+        board: BoardId,
+        from: Square,
+        to: Square,
+        kind: MoveKind,
+        capture: bool,
+        sink: &mut F,
+    ) {
         for tb in self.landing_boards(board, Bitboard::from_square(to)).iter() {
             sink(Move::new(from, board, to, tb, kind, capture));
         }
@@ -251,10 +257,10 @@ impl Position {
                 continue;
             }
             let rs = config.rook[c][s];
-            if !self.pieces(kb, us, PieceKind::Rook).has(rs) || (config.empty[c][s] & occ).any() {
+            if !self.pieces(kb, us, PieceKind::Rook).has(rs) || (config.empty(us, side) & occ).any() {
                 continue;
             }
-            let mut path = config.king_path[c][s];
+            let mut path = config.king_path(us, side);
             if Iterator::any(&mut path, |sq| self.king_square_attacked(sq, kb, occ, them)) {
                 continue;
             }

@@ -3,7 +3,7 @@
 use super::castling::{CastleSide, CastlingConfig, CastlingRights};
 use super::Position;
 use crate::attacks;
-use crate::types::{Color, Move, MoveKind, Piece, PieceKind, Square};
+use crate::types::{BoardId, Color, Move, MoveKind, Piece, PieceKind, Square};
 
 impl Position {
     /// Plays `mv`, which must be legal in this position (see `is_legal`).
@@ -44,6 +44,8 @@ impl Position {
                 let rook = self.remove(fb, to);
                 self.put(tb, king, kd);
                 self.put(tb, rook, rd);
+                self.king_sq[us.index()] = kd;
+                self.king_bd[us.index()] = tb;
             }
             MoveKind::Null => {
                 let piece = self.remove(fb, from);
@@ -52,6 +54,9 @@ impl Position {
                     self.halfmove = 0;
                 }
                 self.put(tb, piece, to);
+                if piece.kind() == PieceKind::King {
+                    self.king_bd[us.index()] = tb;
+                }
             }
             kind => {
                 let piece = self.remove(fb, from);
@@ -72,16 +77,29 @@ impl Position {
                     None => piece,
                 };
                 self.put(tb, placed, to);
-                if piece.kind() == PieceKind::Pawn {
+                if piece.kind() == PieceKind::King {
+                    self.king_sq[us.index()] = to;
+                    self.king_bd[us.index()] = tb;
+                } else if piece.kind() == PieceKind::Pawn {
                     self.halfmove = 0;
                     if kind == MoveKind::DoublePush {
                         new_ep = Some(Square::new(((from.index() + to.index()) / 2) as u8));
+                        self.ep_board = tb;
                     }
                 }
             }
         }
-        self.castling.remove(lost);
+        if !lost.is_empty() {
+            let before = self.castling;
+            self.castling.remove(lost);
+            if self.castling != before {
+                self.castle_config = self.castle_config.canonical(self.castling);
+            }
+        }
         self.ep_square = new_ep;
+        if new_ep.is_none() {
+            self.ep_board = BoardId::A;
+        }
         self.side = us.flip();
         if us == Color::Black {
             self.fullmove = self.fullmove.saturating_add(1);
@@ -136,6 +154,7 @@ impl Position {
         debug_assert!(!self.in_check());
         self.key ^= self.ep_key();
         self.ep_square = None;
+        self.ep_board = BoardId::A;
         self.side = self.side.flip();
         self.key ^= attacks::zobrist_side();
         self.halfmove = self.halfmove.saturating_add(1);

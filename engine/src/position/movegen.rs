@@ -60,7 +60,11 @@ impl Position {
     /// Number of legal moves (the bulk count at the last perft ply).
     pub fn count_legal(&self) -> usize {
         let mut list = MoveList::new();
-        self.generate(GenType::All, &mut list);
+        if self.rules.variant.fast_generator() {
+            self.gen::<true, true>(&mut list);
+        } else {
+            self.generic_generate(GenType::All, &mut list);
+        }
         list.len()
     }
 
@@ -308,6 +312,7 @@ impl Position {
     /// Castling (rules.md §1): king and rook on their start squares of the king's board, path
     /// empty there, king not passing attacked squares there, destinations empty on the other
     /// board and the king safe there after both transfer. Caller ensures we are not in check.
+    #[inline(always)]
     fn gen_castling(&self, list: &mut MoveList, kb: BoardId) {
         let us = self.side;
         let them = us.flip();
@@ -318,6 +323,7 @@ impl Position {
         }
     }
 
+    #[inline(always)]
     pub(crate) fn castling_move(&self, us: Color, them: Color, kb: BoardId, side: CastleSide) -> Option<Move> {
         if !self.castling.has(us, side) {
             return None;
@@ -330,14 +336,14 @@ impl Position {
         let (kd, rd) = CastlingConfig::destinations(us, side);
         let dests = Bitboard::from_square(kd) | Bitboard::from_square(rd);
         let occ = self.occupied(kb);
-        if (config.empty[us.index()][side as usize] & occ).any() {
+        if (config.empty(us, side) & occ).any() {
             return None;
         }
         let ob = kb.other();
         if (self.occupied(ob) & dests).any() {
             return None;
         }
-        for sq in config.king_path[us.index()][side as usize] {
+        for sq in config.king_path(us, side) {
             if self.is_attacked(sq, kb, occ, them) {
                 return None;
             }

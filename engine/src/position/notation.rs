@@ -68,7 +68,11 @@ fn parse_cell(text: &str) -> Option<(Square, Option<BoardId>)> {
 
 /// The wide cell name of `sq` on `board` (`e4` on A, `m4` on B, `u4` on C).
 fn cell_name(sq: Square, board: BoardId) -> String {
-    format!("{}{}", (b'a' + sq.file() + 8 * board.index() as u8) as char, sq.rank() + 1)
+    format!(
+        "{}{}",
+        (b'a' + sq.file() + 8 * board.index() as u8) as char,
+        sq.rank() + 1
+    )
 }
 
 impl Position {

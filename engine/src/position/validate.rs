@@ -17,7 +17,7 @@ impl Position {
                 let mut by_color = Bitboard::EMPTY;
                 for kind in PieceKind::ALL {
                     let set = self.pieces[b][color.index()][kind.index()];
-                    if (by_color & set).any() {
+                    if ((occ | by_color) & set).any() {
                         return Err(format!("overlapping piece sets on board {}", board.letter()));
                     }
                     by_color |= set;
@@ -33,24 +33,32 @@ impl Position {
             if occ != self.occupied[b] {
                 return Err(format!("occupancy of board {} is stale", board.letter()));
             }
-            for color in Color::BOTH {
-                for kind in PieceKind::ALL {
-                    for sq in self.pieces[b][color.index()][kind.index()] {
-                        if self.mailbox[b][sq.index()] as usize != color.index() * 6 + kind.index() {
-                            return Err(format!("mailbox of board {} at {sq} is stale", board.letter()));
-                        }
-                    }
+            let white = self.by_color[b][0];
+            for sq in crate::types::Square::all() {
+                if self.cell(b, sq) > NO_PIECE {
+                    return Err(format!("mailbox of board {} at {sq} holds garbage", board.letter()));
                 }
-            }
-            let filled = self.mailbox[b].iter().filter(|&&c| c != NO_PIECE).count();
-            if filled != occ.count() as usize {
-                return Err(format!("mailbox of board {} has stray pieces", board.letter()));
+                let expected = self.piece_on(board, sq).map(|p| p.index());
+                let actual = occ.has(sq).then(|| {
+                    let color = if white.has(sq) { 0 } else { 1 };
+                    let kind = PieceKind::ALL
+                        .iter()
+                        .position(|k| self.pieces[b][color][k.index()].has(sq));
+                    color * 6 + kind.unwrap_or(6)
+                });
+                if expected != actual {
+                    return Err(format!("mailbox of board {} at {sq} is stale", board.letter()));
+                }
             }
         }
         self.check_variant_invariants()?;
         for color in Color::BOTH {
             if self.pieces_both(color, PieceKind::King).count() != 1 {
                 return Err(format!("{color:?} does not have exactly one king"));
+            }
+            let king = (self.king_square(color), self.king_board(color));
+            if king != self.find_king(color) {
+                return Err(format!("the {color:?} king's square or board is stale"));
             }
         }
         if self.key != self.compute_key() {
@@ -66,7 +74,10 @@ impl Position {
         let variant = self.rules.variant;
         for board in &BoardId::ALL[variant.boards()..] {
             if self.occupied[board.index()].any() {
-                return Err(format!("board {} is not used in {variant} but holds pieces", board.letter()));
+                return Err(format!(
+                    "board {} is not used in {variant} but holds pieces",
+                    board.letter()
+                ));
             }
         }
         let valid = variant.valid_squares();
@@ -95,7 +106,9 @@ impl Position {
                 let kb = self.king_board(color);
                 let (ks, rs) = (config.king[color.index()], config.rook[color.index()][side as usize]);
                 if self.king_square(color) != ks || !self.pieces(kb, color, PieceKind::Rook).has(rs) {
-                    return Err(format!("castling right {color:?} {side:?} without king on {ks} and rook on {rs} of one board"));
+                    return Err(format!(
+                        "castling right {color:?} {side:?} without king on {ks} and rook on {rs} of one board"
+                    ));
                 }
             }
         }
@@ -104,9 +117,11 @@ impl Position {
                 Color::White => (5, Color::Black, -8),
                 Color::Black => (2, Color::White, 8),
             };
-            if ep.rank() != rank || !self.pieces_both(mover, PieceKind::Pawn).has(ep.offset(step)) {
+            if ep.rank() != rank || !self.pieces(self.ep_board, mover, PieceKind::Pawn).has(ep.offset(step)) {
                 return Err(format!("en passant square {ep} without its {mover:?} pawn"));
             }
+        } else if self.ep_board != BoardId::A {
+            return Err("en passant board set without an en passant square".into());
         }
         Ok(())
     }

@@ -1,20 +1,27 @@
 //! Move-ordering statistics learned during the search. Every table is indexed by the moving
 //! piece, its destination square and its landing board, so the same square on board A and
-//! on board B are different destinations.
+//! on board B are different destinations. Board C of three-board Alice shares board B's cells
+//! (`cell_board`), which keeps the tables at their two-board size.
 
 use crate::position::Position;
-use crate::types::{Move, Piece};
+use crate::types::{BoardId, Move, Piece};
 
 const MAX_HISTORY: i32 = 16_384;
-/// Cells of a destination: 3 boards (three-board Alice) x 64 squares.
-const CELLS: usize = 192;
+/// Cells of a destination: 2 boards x 64 squares (board C shares board B's).
+const CELLS: usize = 128;
 /// (piece, landing cell) pairs.
 const PIECE_CELLS: usize = 12 * CELLS;
 
 /// Index of a (piece, landing cell) pair.
 #[inline(always)]
 pub fn piece_cell(piece: Piece, mv: Move) -> usize {
-    piece.index() * CELLS + mv.to_board().index() * 64 + mv.to().index()
+    piece.index() * CELLS + cell_board(mv.to_board()) * 64 + mv.to().index()
+}
+
+/// The table index of a board: A = 0, B and C = 1.
+#[inline(always)]
+fn cell_board(board: BoardId) -> usize {
+    board.index().min(1)
 }
 
 /// Gravity update: moves the entry towards the bonus's sign, saturating at the bounds.
@@ -55,18 +62,16 @@ impl Default for History {
 
 #[inline(always)]
 fn butterfly_index(pos: &Position, mv: Move) -> usize {
-    let from = mv.from_board().index() * 64 + mv.from().index();
-    let to = mv.to_board().index() * 64 + mv.to().index();
+    let from = cell_board(mv.from_board()) * 64 + mv.from().index();
+    let to = cell_board(mv.to_board()) * 64 + mv.to().index();
     (pos.side_to_move().index() * CELLS + from) * CELLS + to
 }
 
 impl History {
-    /// Forgets everything (new game).
+    /// Forgets everything (new game). The tables are allocated afresh: zeroed allocations are
+    /// lazy, so idle threads' tables (up to 1024 threads) never touch memory or take time.
     pub fn clear(&mut self) {
-        self.butterfly.fill(0);
-        self.capture.fill(0);
-        self.continuation.fill(0);
-        self.clear_killers();
+        *self = History::default();
     }
 
     /// Forgets the killers (new search).

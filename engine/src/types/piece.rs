@@ -155,23 +155,26 @@ impl BoardId {
     }
 
     /// The board a piece transfers to from this one in a two-board variant (A and B swap).
-    /// Board C has no single other board; it maps to itself.
+    /// Only meaningful for A and B: with three boards there is no single other board (see
+    /// `Position::other_boards`); C maps to A. Kept to one compare, as the standard-Alice
+    /// generator calls it in its inner loops.
     #[inline(always)]
     pub const fn other(self) -> BoardId {
         match self {
             BoardId::A => BoardId::B,
-            BoardId::B => BoardId::A,
-            BoardId::C => BoardId::C,
+            _ => BoardId::A,
         }
     }
 
     /// Board from an index: 0 = A, 1 = B, anything else = C.
     #[inline(always)]
     pub const fn from_index(i: usize) -> BoardId {
-        match i {
-            0 => BoardId::A,
-            1 => BoardId::B,
-            _ => BoardId::C,
+        if i == 0 {
+            BoardId::A
+        } else if i == 1 {
+            BoardId::B
+        } else {
+            BoardId::C
         }
     }
 

@@ -1,46 +1,104 @@
-//! Long fuzz runs: `vorpal-fuzz <fen|moves|makeundo|all> [--seconds N] [--seed S]`.
+//! Long fuzz runs:
+//! `vorpal-fuzz <fen|moves|makeundo|uci|all> [--seconds N] [--seed S] [--engine PATH] [--case C]`.
+//!
 //! Build with the `fuzz` profile (optimized, debug assertions, unwinding panics) so a
-//! failing case is caught and printed with its input:
+//! failing case is caught and printed with its input and its case seed:
 //! `cargo run --profile fuzz -p vorpal-tests --bin vorpal-fuzz -- all --seconds 1800`.
+//!
+//! `uci` runs random command streams through the `vorpal` binary (one process per stream):
+//! build it first with `cargo build --release -p vorpal`. `--engine` names the binary; the
+//! default is `release/vorpal` in the target directory this program was built in
+//! (`$CARGO_TARGET_DIR` or `target`). `--case C` runs the single case of seed `C` (as printed
+//! with a failure) and shows its input.
 
 use rand::rngs::StdRng;
-use rand::SeedableRng;
+use rand::{Rng, SeedableRng};
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
-use vorpal_tests::fuzz::TARGETS;
+use vorpal_tests::fuzz::{PROCESS_TARGETS, TARGETS};
+
+/// A target of either registry, ready to run one case.
+type Case<'a> = Box<dyn Fn(&mut StdRng, &mut String) + 'a>;
+
+/// `release/vorpal` next to the directory of this executable's profile.
+fn default_engine() -> PathBuf {
+    let name = format!("vorpal{}", std::env::consts::EXE_SUFFIX);
+    std::env::current_exe()
+        .ok()
+        .and_then(|exe| Some(exe.parent()?.parent()?.join("release").join(&name)))
+        .filter(|p| p.exists())
+        .unwrap_or_else(|| Path::new("target/release").join(name))
+}
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let which = args.first().map(String::as_str).unwrap_or("all");
-    let value = |flag: &str, default: u64| {
+    let flag = |name: &str| {
         args.iter()
-            .position(|a| a == flag)
+            .position(|a| a == name)
             .and_then(|i| args.get(i + 1))
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(default)
+            .cloned()
     };
+    let value = |name: &str, default: u64| flag(name).and_then(|v| v.parse().ok()).unwrap_or(default);
     let seconds = value("--seconds", 60);
     let seed = value("--seed", 1);
-    let targets: Vec<_> = TARGETS
-        .iter()
-        .filter(|(name, _)| which == "all" || *name == which)
-        .collect();
+    let engine = flag("--engine").map(PathBuf::from).unwrap_or_else(default_engine);
+    let mut targets: Vec<(&str, Case)> = Vec::new();
+    for (name, target) in TARGETS {
+        if which == "all" || name == which {
+            targets.push((name, Box::new(target)));
+        }
+    }
+    for (name, target) in PROCESS_TARGETS {
+        if which == "all" || name == which {
+            if !engine.exists() {
+                eprintln!(
+                    "{}: no such engine binary; build it with 'cargo build --release -p vorpal' or pass --engine PATH",
+                    engine.display()
+                );
+                std::process::exit(2);
+            }
+            let engine = engine.clone();
+            targets.push((
+                name,
+                Box::new(move |rng: &mut StdRng, input: &mut String| target(&engine, rng, input)),
+            ));
+        }
+    }
     if targets.is_empty() {
-        eprintln!("unknown target '{which}' (fen, moves, makeundo, all)");
+        eprintln!("unknown target '{which}' (fen, moves, makeundo, uci, all)");
         std::process::exit(2);
+    }
+    if let Some(case) = flag("--case").and_then(|c| c.parse::<u64>().ok()) {
+        let mut failures = 0;
+        for (name, target) in &targets {
+            let mut input = String::new();
+            let ok = catch_unwind(AssertUnwindSafe(|| {
+                target(&mut StdRng::seed_from_u64(case), &mut input)
+            }))
+            .is_ok();
+            println!("{name} case {case}: {}\n{input}", if ok { "passed" } else { "FAILED" });
+            failures += usize::from(!ok);
+        }
+        std::process::exit(i32::from(failures > 0));
     }
     let per_target = Duration::from_secs(seconds) / targets.len() as u32;
     let mut total_failures = 0;
-    for (name, target) in targets {
+    for (name, target) in &targets {
         let start = Instant::now();
         let mut rng = StdRng::seed_from_u64(seed);
         let mut executions = 0u64;
         let mut failures = 0;
         while start.elapsed() < per_target {
-            let mut case_rng = StdRng::seed_from_u64(rand::Rng::gen(&mut rng));
+            let case: u64 = rng.gen();
             let mut input = String::new();
-            if catch_unwind(AssertUnwindSafe(|| target(&mut case_rng, &mut input))).is_err() {
-                eprintln!("FAILURE in {name}: {input}");
+            if catch_unwind(AssertUnwindSafe(|| {
+                target(&mut StdRng::seed_from_u64(case), &mut input)
+            }))
+            .is_err()
+            {
+                eprintln!("FAILURE in {name} (case seed {case}; rerun with --case {case}): {input}");
                 failures += 1;
             }
             executions += 1;

@@ -1,0 +1,402 @@
+//! The CECP commands: dispatch on the words of a line (`["level", mps, base, inc] => ...`) and
+//! one method per command. Every unknown or malformed command is answered
+//! `Error (<reason>): <command>`; every refused move `Illegal move: <move>` followed by a
+//! `# <move>: <reason>` comment.
+
+use super::printer::{result_line, Mode};
+use super::setup::{self, color_name, engine_fen, highlight, offered_variants, parse_cell, parse_move, targets};
+use super::Xboard;
+use crate::options::{cecp_option_features, parse_cecp_option, Change, THREADS_MAX};
+use crate::output::one_line;
+use crate::uci::{Flow, ENGINE};
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+use vorpal_engine::search::{Limits, SearchControl};
+use vorpal_engine::{Game, Position, Variant};
+
+impl Xboard {
+    /// Runs the command in `words` (`line` is the raw text, for messages and `option`).
+    pub(super) fn dispatch(&mut self, words: &[&str], line: &str) -> Flow {
+        match words {
+            [] | ["xboard"] | ["accepted", ..] | ["rejected", ..] => {}
+            ["protover", ..] => self.cmd_protover(),
+            ["new"] => self.cmd_new(),
+            ["variant", name] => self.cmd_variant(name),
+            ["setboard", fen @ ..] => self.cmd_setboard(&fen.join(" ")),
+            ["usermove", mv] => self.cmd_usermove(mv),
+            ["go"] => {
+                self.stop_search(true);
+                self.analyzing = false;
+                self.engine = Some(self.uci.game.position().side_to_move());
+                self.maybe_think();
+            }
+            ["playother"] => {
+                self.stop_search(true);
+                self.engine = Some(self.uci.game.position().side_to_move().flip());
+            }
+            ["force"] => {
+                self.stop_search(true);
+                self.engine = None;
+            }
+            ["?"] => {
+                if self.thinking() {
+                    self.stop_search(false);
+                }
+            }
+            ["ping", n] => {
+                // Never before the move of a search of the engine's own move.
+                if self.thinking() {
+                    self.uci.worker.wait();
+                    self.collect();
+                }
+                self.out().line(&format!("pong {n}"));
+            }
+            ["level", mps, base, inc] => self.cmd_level(mps, base, inc, line),
+            ["st", t] => match seconds(t) {
+                Some(t) => self.tc.per_move = Some(t),
+                None => self.bad("bad time", line),
+            },
+            ["sd", d] => match d.parse::<u32>() {
+                Ok(d) if d >= 1 => self.tc.depth = Some(d.min(crate::go::MAX_DEPTH)),
+                _ => self.bad("bad depth", line),
+            },
+            ["time", cs] | ["otim", cs] => match cs.parse::<i64>() {
+                Ok(cs) => {
+                    let t = Some(Duration::from_millis(cs.max(0) as u64 * 10));
+                    if words[0] == "time" {
+                        self.tc.own = t;
+                    } else {
+                        self.tc.opponent = t;
+                    }
+                }
+                Err(_) => self.bad("bad time", line),
+            },
+            ["undo"] => self.cmd_undo(1),
+            ["remove"] => self.cmd_undo(2),
+            ["hint"] => self.cmd_hint(),
+            ["analyze"] => {
+                self.stop_search(true);
+                self.engine = None;
+                self.analyzing = true;
+                self.analyse();
+            }
+            ["exit"] => {
+                if self.analyzing {
+                    self.stop_search(true);
+                    self.analyzing = false;
+                }
+            }
+            ["."] => {
+                if let (true, Some((Mode::Analyze, state))) = (self.analyzing, &self.job) {
+                    let line = state.stat01(self.uci.game.position());
+                    self.out().line(&line);
+                }
+            }
+            ["post"] => self.post.store(true, Ordering::Relaxed),
+            ["nopost"] => self.post.store(false, Ordering::Relaxed),
+            ["memory", mb] => match mb.parse::<usize>() {
+                Ok(mb) if mb >= 1 => self.change(Change::Hash(mb.min(crate::options::HASH_MAX as usize))),
+                _ => self.bad("bad size", line),
+            },
+            ["cores", n] => match n.parse::<usize>() {
+                Ok(n) if n >= 1 => self.change(Change::Threads(n.min(THREADS_MAX as usize))),
+                _ => self.bad("bad number", line),
+            },
+            ["option", ..] => {
+                let text = line.trim_start().strip_prefix("option").unwrap_or("").trim();
+                match parse_cecp_option(text) {
+                    Ok(change) => self.change(change),
+                    Err(e) => {
+                        self.bad("bad option", line);
+                        self.out().line(&format!("# {}", one_line(&e)));
+                    }
+                }
+            }
+            ["result", ..] => {
+                self.stop_search(true);
+                self.game_over = true;
+            }
+            ["quit"] => {
+                self.stop_search(true);
+                return Flow::Quit;
+            }
+            ["lift", cell] => self.cmd_lift(cell),
+            ["put", cell] => self.cmd_put(cell),
+            ["bk"] => self.out().lines(" Vorpal has no opening book\n\n"),
+            ["hover", ..]
+            | ["hard"]
+            | ["easy"]
+            | ["random"]
+            | ["computer"]
+            | ["draw"]
+            | ["white"]
+            | ["black"]
+            | ["name", ..]
+            | ["rating", ..]
+            | ["ics", ..] => {}
+            [mv] if looks_like_move(mv) => self.cmd_usermove(mv),
+            _ => self.bad("unknown command", line),
+        }
+        Flow::Continue
+    }
+
+    /// `Error (<reason>): <command>`.
+    fn bad(&self, reason: &str, line: &str) {
+        self.out().line(&format!("Error ({reason}): {}", one_line(line.trim())));
+    }
+
+    /// `protover N`: the features, then the option features, then `done=1`.
+    fn cmd_protover(&self) {
+        let variants: Vec<&str> = offered_variants().iter().map(|v| v.name()).collect();
+        let mut text = String::from("feature done=0\n");
+        text.push_str(&format!(
+            "feature myname=\"{ENGINE}\" variants=\"{}\" setboard=1 usermove=1 ping=1 playother=1 san=0 \
+             time=1 draw=0 memory=1 smp=1 sigint=0 sigterm=0 reuse=1 analyze=1 colors=0 highlight=1 \
+             debug=1 name=0 exclude=0 setscore=0 pause=0 nps=0\n",
+            variants.join(",")
+        ));
+        for feature in cecp_option_features() {
+            text.push_str(&feature);
+            text.push('\n');
+        }
+        text.push_str("feature done=1");
+        self.out().lines(&text);
+    }
+
+    /// Applies an option change through the UCI side (errors come as `tellusererror`).
+    fn change(&mut self, change: Change) {
+        self.stop_search(true);
+        self.uci.apply(change);
+        self.analyse();
+    }
+
+    /// `new`: standard Alice from the start, the engine plays Black, no depth limit.
+    fn cmd_new(&mut self) {
+        self.stop_search(true);
+        self.uci.worker.searcher().clear();
+        self.uci.settings.variant = Variant::default();
+        self.uci.game = Game::new(self.uci.start_position());
+        self.engine = if self.analyzing {
+            None
+        } else {
+            Some(vorpal_engine::Color::Black)
+        };
+        self.tc.depth = None;
+        self.new_position();
+        self.analyse();
+    }
+
+    /// Forgets what belonged to the previous position.
+    fn new_position(&mut self) {
+        self.game_over = false;
+        self.bad_position = false;
+        self.hint = None;
+        self.lifted = None;
+        self.via = None;
+    }
+
+    /// `variant NAME`: the variant's start position, announced with `setup` and `piece`.
+    fn cmd_variant(&mut self, name: &str) {
+        self.stop_search(true);
+        let variant = match name.parse::<Variant>() {
+            Ok(v) => v,
+            Err(_) => return self.bad("unsupported variant", &format!("variant {name}")),
+        };
+        self.uci.settings.variant = variant;
+        let start = self.uci.start_position();
+        self.uci.game = Game::new(start);
+        self.new_position();
+        let mut text = setup::setup_line(&start);
+        for line in setup::piece_lines(variant) {
+            text.push('\n');
+            text.push_str(line);
+        }
+        self.out().lines(&text);
+        self.analyse();
+    }
+
+    /// `setboard FEN` (XBoard's wide FEN).
+    fn cmd_setboard(&mut self, fen: &str) {
+        self.stop_search(true);
+        self.new_position();
+        let variant = self.uci.settings.variant;
+        match Position::from_fen(&engine_fen(variant, fen), self.uci.rules()) {
+            Ok(pos) => {
+                self.uci.game = Game::new(pos);
+                self.analyse();
+            }
+            Err(e) => {
+                self.bad_position = true;
+                self.out()
+                    .line(&format!("tellusererror Illegal position: {}", one_line(&e.to_string())));
+            }
+        }
+    }
+
+    /// `usermove MOVE` (or a bare move): plays it, or refuses it with the reason.
+    fn cmd_usermove(&mut self, text: &str) {
+        self.stop_search(true);
+        self.lifted = None;
+        self.via = None;
+        let pos = *self.uci.game.position();
+        let parsed = if self.bad_position {
+            Err("the position is not valid; set up another one".to_string())
+        } else {
+            parse_move(&pos, text)
+        };
+        let mv = match parsed {
+            Ok(mv) => mv,
+            Err(reason) => {
+                let text = one_line(text);
+                self.out()
+                    .lines(&format!("Illegal move: {text}\n# {text}: {}", one_line(&reason)));
+                return self.analyse();
+            }
+        };
+        self.uci.game.play(mv);
+        self.hint = None;
+        if let Some(outcome) = self.uci.game.outcome() {
+            // Announced when the engine takes part in the game (not while the GUI replays
+            // moves in force or analyse mode).
+            if self.engine.is_some() && !self.analyzing {
+                self.out().line(&result_line(outcome));
+            }
+            self.game_over = true;
+        }
+        if self.analyzing {
+            self.analyse();
+        } else {
+            self.maybe_think();
+        }
+    }
+
+    /// `level MPS BASE INC`: BASE in minutes or `min:sec`, INC in seconds.
+    fn cmd_level(&mut self, mps: &str, base: &str, inc: &str, line: &str) {
+        let base = match base.split_once(':') {
+            Some((m, s)) => m
+                .parse::<u64>()
+                .ok()
+                .zip(s.parse::<u64>().ok())
+                .map(|(m, s)| m * 60 + s),
+            None => base.parse::<u64>().ok().map(|m| m * 60),
+        };
+        match (mps.parse::<u32>(), base, seconds(inc)) {
+            (Ok(mps), Some(base), Some(inc)) => {
+                self.tc.moves_per_period = mps;
+                self.tc.base = Duration::from_secs(base);
+                self.tc.inc = inc;
+                self.tc.per_move = None;
+            }
+            _ => self.bad("bad time control", line),
+        }
+    }
+
+    /// `undo` (one ply) and `remove` (two plies).
+    fn cmd_undo(&mut self, plies: usize) {
+        self.stop_search(true);
+        for _ in 0..plies {
+            if !self.uci.game.undo() {
+                return self.bad("command not legal now", if plies == 1 { "undo" } else { "remove" });
+            }
+        }
+        self.new_position();
+        self.analyse();
+    }
+
+    /// `hint`: the reply the last search expected, or the best move of a short search.
+    fn cmd_hint(&mut self) {
+        if self.uci.worker.is_running() || self.uci.game.position().count_legal() == 0 {
+            return;
+        }
+        let pos = *self.uci.game.position();
+        let mv = match self.hint.filter(|&m| pos.is_legal(m)) {
+            Some(m) => Some(m),
+            None => {
+                let limits = Limits {
+                    depth: Some(10),
+                    nodes: Some(200_000),
+                    ..Limits::default()
+                };
+                let control = SearchControl::new();
+                let game = self.uci.game.clone();
+                self.uci
+                    .worker
+                    .searcher()
+                    .search(&game, &limits, &control, &mut |_| {})
+                    .best
+            }
+        };
+        if let Some(mv) = mv {
+            let text = setup::move_text(pos.rules().variant, mv);
+            self.out().line(&format!("Hint: {text}"));
+        }
+    }
+
+    /// `lift CELL`: highlights where the piece can go (or, after a first leg, where it lands).
+    fn cmd_lift(&mut self, text: &str) {
+        let pos = *self.uci.game.position();
+        let Some(cell) = parse_cell(pos.rules().variant, text) else {
+            return self.bad("bad square", &format!("lift {text}"));
+        };
+        if self.via == Some(cell) {
+            if let Some(lifted) = self.lifted {
+                return self.send_targets(&pos, lifted, Some(cell));
+            }
+        }
+        self.via = None;
+        match pos.piece_on(cell.1, cell.0) {
+            Some(p) if p.color() == pos.side_to_move() => {
+                self.lifted = Some(cell);
+                self.send_targets(&pos, cell, None);
+            }
+            _ => {
+                self.lifted = None;
+                self.out().line(&format!(
+                    "# lift {text}: no piece of {} there",
+                    color_name(pos.side_to_move())
+                ));
+            }
+        }
+    }
+
+    /// `put CELL`: after a first leg (a cyan cell), highlights the landing cells.
+    fn cmd_put(&mut self, text: &str) {
+        let pos = *self.uci.game.position();
+        let cell = parse_cell(pos.rules().variant, text);
+        match (self.lifted, cell) {
+            (Some(lifted), Some(cell)) if self.via.is_none() && targets(&pos, lifted, None).contains(&(cell, 'C')) => {
+                self.via = Some(cell);
+                self.send_targets(&pos, lifted, Some(cell));
+            }
+            (_, None) => self.bad("bad square", &format!("put {text}")),
+            _ => {
+                self.lifted = None;
+                self.via = None;
+            }
+        }
+    }
+
+    fn send_targets(&self, pos: &Position, lifted: setup::Cell, via: Option<setup::Cell>) {
+        let cells = targets(pos, lifted, via);
+        self.out().line(&highlight(pos.rules().variant, &cells));
+    }
+}
+
+/// Seconds, possibly fractional (`30`, `0.5`).
+fn seconds(text: &str) -> Option<Duration> {
+    text.parse::<f64>()
+        .ok()
+        .filter(|s| s.is_finite() && *s >= 0.0)
+        .map(Duration::from_secs_f64)
+}
+
+/// True for a word that starts with two cells (`e2m4`, `d5e6,e6m6`): a move sent without
+/// `usermove`.
+fn looks_like_move(word: &str) -> bool {
+    let b = word.as_bytes();
+    b.len() >= 4
+        && b[0].is_ascii_lowercase()
+        && b[1].is_ascii_digit()
+        && b[2].is_ascii_lowercase()
+        && b[3].is_ascii_digit()
+}
