@@ -3,7 +3,7 @@
 //! (`vorpal-fuzz`, or the short runs in the test suite) reports with the input that caused it.
 //!
 //! Targets: FEN parsing in every form, move parsing (UCI, wide, SAN), and move encodings fed
-//! through `is_legal` then `make_move`. The process-level target `uci` ([`PROCESS_TARGETS`])
+//! through `is_legal` then `make_move`, each under standard Alice and every variant. The process-level target `uci` ([`PROCESS_TARGETS`])
 //! feeds random command streams to the `vorpal` binary over pipes ([`uci`], [`uci_run`]).
 
 pub mod uci;
@@ -12,7 +12,7 @@ pub mod uci_run;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::path::Path;
-use vorpal_engine::{BoardId, EnPassant, Move, MoveKind, Position, Rules, Square};
+use vorpal_engine::{BoardId, EnPassant, FenStyle, Move, MoveKind, Position, Rules, Square, Variant};
 
 /// FENs the mutators start from.
 const SEEDS: [&str; 6] = [
@@ -65,15 +65,41 @@ pub fn mutate(rng: &mut StdRng, text: &str) -> Vec<u8> {
     bytes
 }
 
+/// Standard Alice with any en passant option half of the time, else any variant, sometimes
+/// with Chess960 castling.
 fn rules(rng: &mut StdRng) -> Rules {
-    Rules::with_en_passant([EnPassant::Off, EnPassant::Normal, EnPassant::Double][rng.gen_range(0..3)])
+    let ep = [EnPassant::Off, EnPassant::Normal, EnPassant::Double][rng.gen_range(0..3)];
+    if rng.gen_bool(0.5) {
+        return Rules::with_en_passant(ep);
+    }
+    let variant = Variant::ALL[rng.gen_range(0..Variant::ALL.len())];
+    Rules::for_variant(variant).with_ep(ep).with_chess960(rng.gen_bool(0.2))
+}
+
+/// A start position under `rules`: a seed FEN for standard Alice, else the variant's start
+/// or one of its Chess960 arrays.
+fn start_position(rng: &mut StdRng, rules: Rules) -> Position {
+    if rules == Rules::with_en_passant(rules.en_passant) {
+        return Position::from_fen(SEEDS[rng.gen_range(0..4)], rules).expect("seed FEN");
+    }
+    let fen = match rules.variant.chess960_fen(rng.gen_range(0..960)) {
+        Some(fen) if rules.chess960 => fen,
+        _ => rules.variant.start_fen().to_string(),
+    };
+    Position::from_fen(&fen, rules).unwrap_or_else(|e| panic!("start FEN {fen} under {rules:?}: {e}"))
 }
 
 /// One FEN-parser case; `input_out` receives the case before it runs.
 pub fn fen_case(rng: &mut StdRng, input_out: &mut String) {
-    let base = SEEDS[rng.gen_range(0..SEEDS.len())];
-    let input = String::from_utf8_lossy(&mutate(rng, base)).into_owned();
-    let rules = rules(rng);
+    let (base, rules) = if rng.gen_bool(0.5) {
+        (SEEDS[rng.gen_range(0..SEEDS.len())].to_string(), rules(rng))
+    } else {
+        // A position of any variant, written in any form.
+        let pos = random_position(rng);
+        let style = [FenStyle::Pipe, FenStyle::Wide, FenStyle::Split, FenStyle::Joined][rng.gen_range(0..4)];
+        (pos.to_fen_style(style), pos.rules())
+    };
+    let input = String::from_utf8_lossy(&mutate(rng, &base)).into_owned();
     *input_out = format!("{input:?} ({rules:?})");
     if let Ok(pos) = Position::from_fen(&input, rules) {
         pos.check_consistency()
@@ -85,10 +111,10 @@ pub fn fen_case(rng: &mut StdRng, input_out: &mut String) {
     }
 }
 
-/// A position reached by a short random walk from a seed FEN.
+/// A position reached by a short random walk from a start position of random rules.
 pub fn random_position(rng: &mut StdRng) -> Position {
     let rules = rules(rng);
-    let mut pos = Position::from_fen(SEEDS[rng.gen_range(0..4)], rules).expect("seed FEN");
+    let mut pos = start_position(rng, rules);
     for _ in 0..rng.gen_range(0..60) {
         let moves = pos.legal_moves();
         if moves.is_empty() {
@@ -152,7 +178,8 @@ pub fn make_undo_case(rng: &mut StdRng, input: &mut String) {
             MoveKind::PromoQueen,
             MoveKind::Null,
         ];
-        let board = |r: &mut StdRng| if r.gen_bool(0.5) { BoardId::A } else { BoardId::B };
+        let boards = &BoardId::ALL[..pos.rules().boards()];
+        let board = |r: &mut StdRng| boards[r.gen_range(0..boards.len())];
         let mv = Move::new(
             Square::new(rng.gen_range(0..64)),
             board(rng),
