@@ -51,10 +51,23 @@ pub struct History {
 
 impl Default for History {
     fn default() -> Self {
+        History::new(true)
+    }
+}
+
+impl History {
+    /// Tables for one thread. The continuation table (4.7 MB) is kept only where asked for:
+    /// Lazy SMP threads past the first few go without it, so hundreds of threads cost little
+    /// memory and `ucinewgame` stays instant.
+    pub fn new(with_continuation: bool) -> History {
         History {
             butterfly: vec![0; 2 * CELLS * CELLS],
             capture: vec![0; PIECE_CELLS * 6],
-            continuation: vec![0; PIECE_CELLS * PIECE_CELLS],
+            continuation: if with_continuation {
+                vec![0; PIECE_CELLS * PIECE_CELLS]
+            } else {
+                Vec::new()
+            },
             killers: vec![[Move::NONE; 2]; crate::search::MAX_PLY + 2],
         }
     }
@@ -71,7 +84,7 @@ impl History {
     /// Forgets everything (new game). The tables are allocated afresh: zeroed allocations are
     /// lazy, so idle threads' tables (up to 1024 threads) never touch memory or take time.
     pub fn clear(&mut self) {
-        *self = History::default();
+        *self = History::new(!self.continuation.is_empty());
     }
 
     /// Forgets the killers (new search).
@@ -86,7 +99,7 @@ impl History {
         if let Some(piece) = pos.moved_piece(mv) {
             let cell = piece_cell(piece, mv);
             for p in prev.into_iter().flatten() {
-                score += self.continuation[p * PIECE_CELLS + cell] as i32;
+                score += self.continuation.get(p * PIECE_CELLS + cell).map_or(0, |&v| v as i32);
             }
         }
         score
@@ -123,7 +136,9 @@ impl History {
             if let Some(piece) = pos.moved_piece(mv) {
                 let cell = piece_cell(piece, mv);
                 for p in prev.into_iter().flatten() {
-                    update(&mut self.continuation[p * PIECE_CELLS + cell], sign);
+                    if let Some(entry) = self.continuation.get_mut(p * PIECE_CELLS + cell) {
+                        update(entry, sign);
+                    }
                 }
             }
         }

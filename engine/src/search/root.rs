@@ -57,7 +57,7 @@ impl Searcher {
     /// A searcher with `options`; falls back to a 1 MB table when the hash can't be had.
     pub fn new(options: SearchOptions) -> Searcher {
         let tt = TranspositionTable::new(options.hash_mb).unwrap_or_else(|_| TranspositionTable::new(1).expect("1 MB"));
-        let histories = (0..options.threads.max(1)).map(|_| History::default()).collect();
+        let histories = (0..options.threads.max(1)).map(thread_history).collect();
         Searcher {
             options,
             tt,
@@ -80,7 +80,9 @@ impl Searcher {
         if options.hash_mb != self.options.hash_mb {
             self.tt = TranspositionTable::new(options.hash_mb)?;
         }
-        self.histories.resize_with(options.threads, History::default);
+        let have = self.histories.len();
+        self.histories.truncate(options.threads);
+        self.histories.extend((have..options.threads).map(thread_history));
         self.options = options;
         Ok(())
     }
@@ -215,6 +217,14 @@ impl Searcher {
             nodes: shared.total_nodes(),
         }
     }
+}
+
+/// Threads that keep a continuation-history table (the rest order moves without it).
+const FULL_HISTORY_THREADS: usize = 8;
+
+/// The history tables of search thread `index`.
+fn thread_history(index: usize) -> History {
+    History::new(index < FULL_HISTORY_THREADS)
 }
 
 /// Win/draw/loss per mille for a score (a logistic model; mates are certain).
