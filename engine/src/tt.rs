@@ -132,11 +132,6 @@ impl TranspositionTable {
         })
     }
 
-    /// Size in megabytes.
-    pub fn size_mb(&self) -> usize {
-        (self.slots.len() * 16) >> 20
-    }
-
     /// Empties the table.
     pub fn clear(&mut self) {
         for slot in &mut self.slots {
@@ -159,12 +154,6 @@ impl TranspositionTable {
     fn bucket(&self, key: u64) -> &[Slot] {
         let index = ((key as u128 * self.buckets as u128) >> 64) as usize;
         &self.slots[index * ENTRIES_PER_BUCKET..(index + 1) * ENTRIES_PER_BUCKET]
-    }
-
-    /// Hints the CPU to load the bucket of `key`.
-    #[inline(always)]
-    pub fn prefetch(&self, key: u64) {
-        let _ = self.bucket(key)[0].data.load(Ordering::Relaxed);
     }
 
     /// Looks up `key` at distance `ply` from the root.

@@ -34,11 +34,23 @@ pub struct PerftCase {
     pub counts: Vec<(u32, u64)>,
 }
 
-/// Parses `perft.epd`: `# name` lines followed by `<fen> ;D1 n ;D2 n ...`.
-pub fn perft_cases() -> Vec<PerftCase> {
-    let mut cases = Vec::new();
+/// One line of an EPD-style data file: the name from the preceding `# name` line, the FEN, and
+/// the `;`-separated fields after it (trimmed, e.g. `D3 9384` or `variant duo`).
+#[derive(Clone, Debug)]
+pub struct EpdRecord {
+    /// Name from the preceding `#` line.
+    pub name: String,
+    /// FEN of the position.
+    pub fen: String,
+    /// The fields after the FEN.
+    pub fields: Vec<String>,
+}
+
+/// Every record of an EPD-style data file (`# name` lines followed by `<fen> ;field ;field ...`).
+pub fn epd_records(file: &str) -> Vec<EpdRecord> {
+    let mut records = Vec::new();
     let mut name = String::from("unnamed");
-    for line in read_data("perft.epd").lines() {
+    for line in read_data(file).lines() {
         let line = line.trim();
         if let Some(rest) = line.strip_prefix('#') {
             name = rest.trim().to_string();
@@ -49,21 +61,34 @@ pub fn perft_cases() -> Vec<PerftCase> {
         }
         let mut parts = line.split(';');
         let fen = parts.next().unwrap_or_default().trim().to_string();
-        let counts = parts
-            .filter_map(|p| {
-                let mut kv = p.split_whitespace();
-                let depth = kv.next()?.strip_prefix('D')?.parse().ok()?;
-                let nodes = kv.next()?.parse().ok()?;
-                Some((depth, nodes))
-            })
-            .collect();
-        cases.push(PerftCase {
+        let fields = parts.map(|p| p.trim().to_string()).collect();
+        records.push(EpdRecord {
             name: name.clone(),
             fen,
-            counts,
+            fields,
         });
     }
-    cases
+    records
+}
+
+/// A `D<depth> <nodes>` field as (depth, nodes).
+pub fn depth_count(field: &str) -> Option<(u32, u64)> {
+    let mut kv = field.split_whitespace();
+    let depth = kv.next()?.strip_prefix('D')?.parse().ok()?;
+    let nodes = kv.next()?.parse().ok()?;
+    Some((depth, nodes))
+}
+
+/// Parses `perft.epd`: `# name` lines followed by `<fen> ;D1 n ;D2 n ...`.
+pub fn perft_cases() -> Vec<PerftCase> {
+    epd_records("perft.epd")
+        .into_iter()
+        .map(|r| PerftCase {
+            counts: r.fields.iter().filter_map(|f| depth_count(f)).collect(),
+            name: r.name,
+            fen: r.fen,
+        })
+        .collect()
 }
 
 /// Rows of a tab-separated data file with a header line, as column-name lookups.

@@ -7,17 +7,7 @@
 use vorpal_engine::{BoardId, Game, Move, MoveKind, MoveParseError, Position, Rules, Square};
 
 /// Every move kind (for enumerating move encodings).
-pub const KINDS: [MoveKind; 9] = [
-    MoveKind::Normal,
-    MoveKind::DoublePush,
-    MoveKind::Castle,
-    MoveKind::EnPassant,
-    MoveKind::PromoKnight,
-    MoveKind::PromoBishop,
-    MoveKind::PromoRook,
-    MoveKind::PromoQueen,
-    MoveKind::Null,
-];
+pub const KINDS: [MoveKind; 9] = MoveKind::ALL;
 
 /// Parses `fen` under `rules`, panicking with the FEN on error.
 pub fn pos_with(fen: &str, rules: Rules) -> Position {

@@ -119,12 +119,4 @@ impl EvalParams {
     pub fn get(&self, index: usize) -> S {
         self.0[index]
     }
-
-    /// Name of the group holding `index`.
-    pub fn group_of(index: usize) -> &'static str {
-        GROUPS
-            .iter()
-            .find(|(_, start, len)| (*start..start + len).contains(&index))
-            .map_or("?", |g| g.0)
-    }
 }

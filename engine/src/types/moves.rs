@@ -28,17 +28,20 @@ pub enum MoveKind {
     Null = 8,
 }
 
-const KINDS: [MoveKind; 9] = [
-    MoveKind::Normal,
-    MoveKind::DoublePush,
-    MoveKind::Castle,
-    MoveKind::EnPassant,
-    MoveKind::PromoKnight,
-    MoveKind::PromoBishop,
-    MoveKind::PromoRook,
-    MoveKind::PromoQueen,
-    MoveKind::Null,
-];
+impl MoveKind {
+    /// Every move kind, in encoding order.
+    pub const ALL: [MoveKind; 9] = [
+        MoveKind::Normal,
+        MoveKind::DoublePush,
+        MoveKind::Castle,
+        MoveKind::EnPassant,
+        MoveKind::PromoKnight,
+        MoveKind::PromoBishop,
+        MoveKind::PromoRook,
+        MoveKind::PromoQueen,
+        MoveKind::Null,
+    ];
+}
 
 /// A move: from-square and board, to-square and landing board, kind and a capture flag.
 ///
@@ -99,7 +102,7 @@ impl Move {
     /// Move kind.
     #[inline(always)]
     pub const fn kind(self) -> MoveKind {
-        KINDS[((self.0 >> 16) & 15) as usize]
+        MoveKind::ALL[((self.0 >> 16) & 15) as usize]
     }
 
     /// True when the move removes an enemy piece.
@@ -155,7 +158,7 @@ impl Move {
         let kind = (raw >> 16) & 15;
         let (from_board, to_board) = ((raw >> 12) & 3, (raw >> 14) & 3);
         // Fields out of range (a garbage table entry) decode to no move.
-        if kind as usize >= KINDS.len()
+        if kind as usize >= MoveKind::ALL.len()
             || from_board as usize >= BoardId::ALL.len()
             || to_board as usize >= BoardId::ALL.len()
         {
