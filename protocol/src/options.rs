@@ -3,7 +3,7 @@
 //! Parsing never changes anything: it turns a `setoption` line into a checked [`Change`] (or an
 //! error message), and the UCI loop applies it.
 
-use vorpal_engine::search::{SearchOptions, ELO_RANGE};
+use vorpal_engine::search::{SearchOptions, SearchParams, ELO_RANGE};
 use vorpal_engine::{EnPassant, Rules, Variant};
 
 /// Lowest `UCI_Elo` (the engine's strength model's range).
@@ -56,6 +56,9 @@ enum Id {
     Elo,
     ShowWdl,
     AliceEnPassant,
+    /// A search parameter (index into `SearchParams::SPECS`); listed only in the `tune` build.
+    #[cfg_attr(not(feature = "tune"), allow(dead_code))]
+    SearchParam(usize),
 }
 
 struct OptionDef {
@@ -68,7 +71,8 @@ fn definitions() -> Vec<OptionDef> {
     let d = SearchOptions::default();
     let spin = |default: i64, min: i64, max: i64| Kind::Spin { default, min, max };
     let def = |id, name, kind| OptionDef { id, name, kind };
-    vec![
+    #[cfg_attr(not(feature = "tune"), allow(unused_mut))]
+    let mut defs = vec![
         def(Id::DebugLogFile, "Debug Log File", Kind::Str),
         def(Id::Threads, "Threads", spin(d.threads as i64, 1, THREADS_MAX)),
         def(Id::Hash, "Hash", spin(d.hash_mb as i64, 1, HASH_MAX)),
@@ -106,7 +110,15 @@ fn definitions() -> Vec<OptionDef> {
                 vars: EnPassant::ALL.iter().map(|m| m.name()).collect(),
             },
         ),
-    ]
+    ];
+    // The `tune` build exposes every search parameter as a spin option for SPSA.
+    #[cfg(feature = "tune")]
+    defs.extend(SearchParams::SPECS.iter().enumerate().map(|(i, p)| OptionDef {
+        id: Id::SearchParam(i),
+        name: p.name,
+        kind: spin(p.default as i64, p.min as i64, p.max as i64),
+    }));
+    defs
 }
 
 /// The `option name ...` lines printed by `uci`, in Stockfish's format.
@@ -225,6 +237,8 @@ pub enum Change {
     ShowWdl(bool),
     /// `AliceEnPassant`.
     EnPassant(EnPassant),
+    /// A search parameter (`tune` build): its name and value.
+    SearchParam(&'static str, i32),
 }
 
 /// Parses the words after `setoption` (`name <id> [value <x>]`), names case-insensitive.
@@ -297,6 +311,7 @@ pub fn parse_setoption(words: &[&str], raw: &str) -> Result<Change, String> {
                 Id::MultiPv => Change::MultiPv(n as usize),
                 Id::SkillLevel => Change::SkillLevel(n as u32),
                 Id::MoveOverhead => Change::MoveOverhead(n as u64),
+                Id::SearchParam(i) => Change::SearchParam(SearchParams::SPECS[i].name, n as i32),
                 _ => Change::Elo(n as u32),
             }
         }

@@ -291,6 +291,16 @@ impl Uci {
                 self.replay_under_rules();
                 return;
             }
+            Change::SearchParam(name, value) => {
+                let mut searcher = self.worker.searcher();
+                let mut params = searcher.params().clone();
+                if let Err(e) = params.set(name, value) {
+                    drop(searcher);
+                    return self.out.error(&format!("setoption: {e}; unchanged"));
+                }
+                searcher.set_params(params);
+                return;
+            }
         }
         let search = next.search_options();
         if search != self.settings.search_options() {

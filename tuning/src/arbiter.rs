@@ -109,10 +109,10 @@ impl Arbiter {
     }
 
     /// The UCI `position` command for the current position: `position startpos moves ...` when
-    /// the game started from the standard array, otherwise `position fen <pipe FEN> moves ...`.
+    /// the game started from the variant's start position, otherwise `position fen <pipe FEN> moves ...`.
     pub fn position_command(&self) -> String {
         let start = self.game.start();
-        let mut cmd = if *start == Position::startpos() {
+        let mut cmd = if *start == Position::start(start.rules()) {
             "position startpos".to_string()
         } else {
             format!("position fen {}", start.to_fen())

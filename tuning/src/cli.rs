@@ -8,13 +8,13 @@ use crate::engine_process::EngineConfig;
 use crate::gameplay::GameSettings;
 use crate::matchrunner::{run_match, MatchConfig};
 use crate::merge::merge;
-use crate::openings::{format_openings, generate, opening_order, read_openings, GenerateSettings, Opening};
+use crate::openings::{default_openings, format_openings, generate, opening_order, read_openings, GenerateSettings};
 use crate::output::default_results_path;
 use crate::schedule::{parse_shard, Schedule, Tournament};
 use crate::stats::{EloModel, Sprt};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
-use vorpal_engine::{Position, Rules, Variant};
+use vorpal_engine::{EnPassant, Rules, Variant};
 
 /// Usage text.
 pub const USAGE: &str = "\
@@ -24,8 +24,11 @@ USAGE
   vorpal-match --engine cmd=PATH [name=N] [dir=D] [arg=A]... [option.K=V]... [tc=...]
                --engine ... [OPTIONS]
   vorpal-match openings --count N --plies K [--seed S] --out FILE [--nodes N] [--window CP]
-               [--format fen|pgn] [--threads T]
+               [--format fen|pgn] [--threads T] [--variant NAME] [--chess960] [--enpassant MODE]
   vorpal-match merge --pgn OUT.pgn [--results OUT.results] INPUT.pgn|INPUT.results...
+  vorpal-match spsa --engine cmd=PATH ... --tc ... --pairs N [--batch P] [--params a,b|all]
+               [--r-end R] [--alpha A] [--gamma G] [--seed S] --state FILE [--resume]
+               [MATCH OPTIONS]      (tunes a `--features tune` build; see docs/tuning.md)
 
 ENGINE SETTINGS (after --engine, or --each for all engines)
   cmd=PATH  name=NAME  dir=DIR  arg=ARG (repeatable)  option.NAME=VALUE (setoption)
@@ -33,7 +36,11 @@ ENGINE SETTINGS (after --engine, or --each for all engines)
 
 MATCH OPTIONS
   --tc SPEC               time control for every engine (same as --each tc=SPEC)
-  --variant alice         sent as UCI_Variant to engines that list that option
+  --variant NAME          rules refereed and sent as UCI_Variant: alice, lookingglass, ladyalice,
+                          odonohue, duo, minialice, alice3                [alice]
+  --chess960              Chess960 castling (UCI_Chess960); without --openings every game
+                          starts from one of the 960 arrays, in seeded random order
+  --enpassant off|normal|double   en passant option (AliceEnPassant)      [off]
   --openings FILE         FEN/EPD lines (any FEN form), move lists or PGN; default: start position
   --order sequential|random   opening order (random: shuffled by --seed)   [sequential]
   --opening-plies N       use at most N plies of each book line
@@ -62,6 +69,7 @@ pub fn run(args: &[String]) -> i32 {
     let result = match args.first().map(String::as_str) {
         Some("openings") => openings_command(&args[1..]),
         Some("merge") => merge_command(&args[1..]),
+        Some("spsa") => crate::spsa_cli::spsa_command(&args[1..]),
         Some("help" | "--help" | "-h") | None => {
             print!("{USAGE}");
             Ok(0)
@@ -75,7 +83,7 @@ pub fn run(args: &[String]) -> i32 {
 }
 
 /// Splits `args` into options, each with the values following it up to the next `--option`.
-fn options(args: &[String]) -> Result<Vec<(String, Vec<String>)>, String> {
+pub(crate) fn options(args: &[String]) -> Result<Vec<(String, Vec<String>)>, String> {
     let mut out: Vec<(String, Vec<String>)> = Vec::new();
     for a in args {
         if let Some(name) = a.strip_prefix("--") {
@@ -90,14 +98,14 @@ fn options(args: &[String]) -> Result<Vec<(String, Vec<String>)>, String> {
 }
 
 /// The single value of option `name`.
-fn single<'a>(name: &str, values: &'a [String]) -> Result<&'a str, String> {
+pub(crate) fn single<'a>(name: &str, values: &'a [String]) -> Result<&'a str, String> {
     match values {
         [v] => Ok(v),
         _ => Err(format!("--{name} takes one value")),
     }
 }
 
-fn number<T: std::str::FromStr>(name: &str, values: &[String]) -> Result<T, String> {
+pub(crate) fn number<T: std::str::FromStr>(name: &str, values: &[String]) -> Result<T, String> {
     let v = single(name, values)?;
     v.parse().map_err(|_| format!("--{name}: bad number '{v}'"))
 }
@@ -161,6 +169,37 @@ fn parse_sprt(values: &[String]) -> Result<Sprt, String> {
     Sprt::new(elo0, elo1, alpha, beta, model)
 }
 
+/// Applies `--variant NAME`, `--chess960` or `--enpassant off|normal|double` to `rules`.
+fn rule_option(rules: Rules, name: &str, values: &[String]) -> Result<Rules, String> {
+    Ok(match name {
+        "variant" => Rules {
+            variant: single(name, values)?.parse::<Variant>()?,
+            ..rules
+        },
+        "chess960" => match values {
+            [] => rules.with_chess960(true),
+            [v] => match v.as_str() {
+                "true" | "on" | "1" => rules.with_chess960(true),
+                "false" | "off" | "0" => rules.with_chess960(false),
+                _ => return Err(format!("--chess960 takes true or false, not '{v}'")),
+            },
+            _ => return Err("--chess960 takes at most one value".into()),
+        },
+        _ => rules.with_ep(single(name, values)?.parse::<EnPassant>()?),
+    })
+}
+
+/// Refuses rule options the variant does not have.
+fn check_rules(rules: Rules) -> Result<(), String> {
+    if rules.chess960 && !rules.is_chess960() {
+        return Err(format!("--chess960: {} has no castling", rules.variant.name()));
+    }
+    if rules.en_passant != rules.ep_mode() {
+        return Err(format!("--enpassant: {} has no en passant", rules.variant.name()));
+    }
+    Ok(())
+}
+
 /// Makes a relative command path absolute (so `dir=` does not change what it names).
 fn resolve_cmd(cmd: &str) -> String {
     let p = Path::new(cmd);
@@ -193,20 +232,13 @@ pub fn parse_match(args: &[String]) -> Result<MatchConfig, String> {
     let mut event = "vorpal-match".to_string();
     let mut site = "?".to_string();
     let mut progress = true;
+    let mut rules = Rules::default();
     for (name, values) in options(args)? {
         match name.as_str() {
             "engine" => engine_args.push(values),
             "each" => each.extend(values),
             "tc" => each.push(format!("tc={}", single(&name, &values)?)),
-            "variant" => {
-                let v = single(&name, &values)?;
-                let variant: Variant = v.parse()?;
-                // The arbiter referees standard Alice; other variants need their rules here.
-                if variant != Variant::Alice {
-                    return Err(format!("--variant {v}: only alice can be refereed so far"));
-                }
-                game.variant = variant.name().to_string();
-            }
+            "variant" | "chess960" | "enpassant" => rules = rule_option(rules, &name, &values)?,
             "openings" => openings_path = Some(PathBuf::from(single(&name, &values)?)),
             "order" => {
                 random_order = match single(&name, &values)? {
@@ -283,14 +315,14 @@ pub fn parse_match(args: &[String]) -> Result<MatchConfig, String> {
     if sprt.is_some() && engines.len() != 2 {
         return Err("--sprt needs exactly two engines".into());
     }
-    let rules = Rules::default();
+    check_rules(rules)?;
+    game.rules = rules;
     let mut openings = match &openings_path {
         Some(p) => read_openings(p, rules)?,
-        None => vec![Opening {
-            start: Position::startpos(),
-            moves: Vec::new(),
-        }],
+        None => default_openings(rules),
     };
+    // Without a book, Chess960 arrays are taken in seeded random order.
+    let random_order = random_order || (openings_path.is_none() && rules.is_chess960());
     if let Some(n) = opening_plies {
         openings.iter_mut().for_each(|o| o.moves.truncate(n));
     }
@@ -375,6 +407,7 @@ fn openings_command(args: &[String]) -> Result<i32, String> {
         nodes: 1000,
         window: 100,
         max_candidates: 0,
+        rules: Rules::default(),
     };
     let mut out = None;
     let mut pgn = false;
@@ -388,6 +421,7 @@ fn openings_command(args: &[String]) -> Result<i32, String> {
             "window" => s.window = number(&name, &values)?,
             "out" => out = Some(PathBuf::from(single(&name, &values)?)),
             "threads" => threads = number(&name, &values)?,
+            "variant" | "chess960" | "enpassant" => s.rules = rule_option(s.rules, &name, &values)?,
             "format" => {
                 pgn = match single(&name, &values)? {
                     "pgn" => true,
@@ -402,6 +436,7 @@ fn openings_command(args: &[String]) -> Result<i32, String> {
         return Err("openings: --count N is required".into());
     }
     let out = out.ok_or("openings: --out FILE is required")?;
+    check_rules(s.rules)?;
     s.max_candidates = (s.count * 1000).max(100_000);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)

@@ -12,6 +12,7 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::thread;
 use std::time::{Duration, Instant};
+use vorpal_engine::{EnPassant, Rules};
 
 /// How to start and configure one engine.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -153,10 +154,10 @@ pub struct EngineProcess {
 }
 
 impl EngineProcess {
-    /// Starts the engine, runs the `uci` handshake within `timeout`, sends `UCI_Variant` when
-    /// the engine lists it (unless the configuration sets it), then the configured options, and
-    /// waits for `readyok`.
-    pub fn start(config: &EngineConfig, variant: &str, timeout: Duration) -> Result<EngineProcess, EngineError> {
+    /// Starts the engine, runs the `uci` handshake within `timeout`, selects `rules` through the
+    /// options the engine lists (`UCI_Variant`, `UCI_Chess960`, `AliceEnPassant`; unless the
+    /// configuration sets them), then sends the configured options and waits for `readyok`.
+    pub fn start(config: &EngineConfig, rules: Rules, timeout: Duration) -> Result<EngineProcess, EngineError> {
         let mut cmd = Command::new(&config.cmd);
         cmd.args(&config.args)
             .stdin(Stdio::piped())
@@ -202,11 +203,11 @@ impl EngineProcess {
             id_name: None,
             uci_options: Vec::new(),
         };
-        engine.handshake(config, variant, timeout)?;
+        engine.handshake(config, rules, timeout)?;
         Ok(engine)
     }
 
-    fn handshake(&mut self, config: &EngineConfig, variant: &str, timeout: Duration) -> Result<(), EngineError> {
+    fn handshake(&mut self, config: &EngineConfig, rules: Rules, timeout: Duration) -> Result<(), EngineError> {
         self.send("uci")?;
         let deadline = Instant::now() + timeout;
         loop {
@@ -222,12 +223,18 @@ impl EngineProcess {
                 self.uci_options.push(name.to_string());
             }
         }
-        let variant_set = config
-            .options
-            .iter()
-            .any(|(k, _)| k.eq_ignore_ascii_case("UCI_Variant"));
-        if !variant_set && self.has_option("UCI_Variant") {
-            self.send(&format!("setoption name UCI_Variant value {variant}"))?;
+        let mut rule_options = vec![("UCI_Variant", rules.variant.name().to_string())];
+        if rules.is_chess960() {
+            rule_options.push(("UCI_Chess960", "true".into()));
+        }
+        if rules.ep_mode() != EnPassant::Off {
+            rule_options.push(("AliceEnPassant", rules.ep_mode().name().into()));
+        }
+        for (name, value) in rule_options {
+            let configured = config.options.iter().any(|(k, _)| k.eq_ignore_ascii_case(name));
+            if !configured && self.has_option(name) {
+                self.send(&format!("setoption name {name} value {value}"))?;
+            }
         }
         for (k, v) in &config.options {
             if !self.has_option(k) {

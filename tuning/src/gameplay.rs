@@ -8,13 +8,14 @@ use crate::openings::Opening;
 use crate::results::Termination;
 use crate::timecontrol::{go_command, SideClock};
 use std::time::{Duration, Instant};
-use vorpal_engine::{Color, GameResult, Move, Position};
+use vorpal_engine::{Color, GameResult, Move, Position, Rules};
 
 /// Settings shared by every game of a match.
 #[derive(Clone, Debug)]
 pub struct GameSettings {
-    /// Value for `UCI_Variant` when an engine lists that option.
-    pub variant: String,
+    /// The rules the games are refereed under; engines get them through `UCI_Variant`,
+    /// `UCI_Chess960` and `AliceEnPassant` when they list those options.
+    pub rules: Rules,
     /// Time an engine may overrun its clock or movetime before it loses on time.
     pub margin: Duration,
     /// Longest wait for a move when no clock or movetime limits it (nodes, depth).
@@ -30,7 +31,7 @@ pub struct GameSettings {
 impl Default for GameSettings {
     fn default() -> Self {
         GameSettings {
-            variant: "alice".into(),
+            rules: Rules::default(),
             margin: Duration::from_millis(100),
             move_timeout: Duration::from_secs(60),
             startup_timeout: Duration::from_secs(10),
@@ -81,7 +82,7 @@ impl EngineSlot {
 
     /// Starts a new process and begins a game on it.
     fn start_fresh(&mut self, settings: &GameSettings) -> Result<(), EngineError> {
-        let mut p = match EngineProcess::start(&self.config, &settings.variant, settings.startup_timeout) {
+        let mut p = match EngineProcess::start(&self.config, settings.rules, settings.startup_timeout) {
             Ok(p) => p,
             Err(e) => {
                 self.failed_starts += 1;

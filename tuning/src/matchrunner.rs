@@ -126,7 +126,7 @@ fn pick_two(slots: &mut [EngineSlot], a: usize, b: usize) -> (&mut EngineSlot, &
 /// before any game is played.
 fn preflight(cfg: &MatchConfig) -> Result<(), String> {
     for e in &cfg.engines {
-        match EngineProcess::start(e, &cfg.game.variant, cfg.game.startup_timeout) {
+        match EngineProcess::start(e, cfg.game.rules, cfg.game.startup_timeout) {
             Ok(p) => {
                 if let Some(id) = p.id_name() {
                     log::info!("{}: {id}", e.name);

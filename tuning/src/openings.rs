@@ -1,13 +1,14 @@
 //! Opening books: reading them (FEN or EPD lines in any FEN form the rules core parses, move
 //! lists, or PGN games), ordering them by seed, and generating random balanced openings.
 //!
-//! Generation plays `plies` uniformly random legal moves from the start position, searches the
+//! Generation plays `plies` uniformly random legal moves from the variant's start position, searches the
 //! result with the engine's own [`Searcher`] for a fixed number of nodes, keeps it when the score
 //! lies inside the window, and drops positions already seen (board-aware: the engine's key plus
 //! a full comparison, as for repetitions). Candidate `i` depends only on the seed and `i`, and
 //! candidates are accepted in index order, so the output is the same for any thread count.
 
 use crate::pgn::{parse_pgn, PgnGame, PgnMove};
+use crate::variant_tag::{en_passant_tag, variant_tag};
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::path::Path;
@@ -158,12 +159,43 @@ pub struct GenerateSettings {
     pub window: i32,
     /// Give up after this many candidates.
     pub max_candidates: usize,
+    /// The rules (variant, en passant, Chess960) the openings are generated under; with
+    /// Chess960 each candidate starts from a random one of the 960 arrays.
+    pub rules: Rules,
+}
+
+/// The Chess960 start position number `n` (0-959) of `rules`' variant.
+pub fn chess960_start(rules: Rules, n: u32) -> Option<Position> {
+    let fen = rules.variant.chess960_fen(n)?;
+    Position::from_fen(&fen, rules).ok()
+}
+
+/// The default openings of a match without a book: the variant's start position, or under
+/// Chess960 every one of the 960 start arrays.
+pub fn default_openings(rules: Rules) -> Vec<Opening> {
+    let starts: Vec<Position> = if rules.is_chess960() {
+        (0..960).filter_map(|n| chess960_start(rules, n)).collect()
+    } else {
+        vec![Position::start(rules)]
+    };
+    starts
+        .into_iter()
+        .map(|start| Opening {
+            start,
+            moves: Vec::new(),
+        })
+        .collect()
 }
 
 /// Random candidate `index`: `plies` random legal moves; `None` when the game ended early.
 fn candidate(settings: &GenerateSettings, index: u64) -> Option<Opening> {
     let mut rng = SplitMix64::new(settings.seed.wrapping_mul(0x2545_F491_4F6C_DD1D) ^ index);
-    let mut game = Game::new(Position::startpos());
+    let start = if settings.rules.is_chess960() {
+        chess960_start(settings.rules, rng.below(960) as u32)?
+    } else {
+        Position::start(settings.rules)
+    };
+    let mut game = Game::new(start);
     for _ in 0..settings.plies {
         let legal = game.position().legal_moves();
         if legal.is_empty() {
@@ -175,7 +207,7 @@ fn candidate(settings: &GenerateSettings, index: u64) -> Option<Opening> {
         }
     }
     Some(Opening {
-        start: Position::startpos(),
+        start,
         moves: game.moves().to_vec(),
     })
 }
@@ -253,8 +285,12 @@ pub fn format_openings(openings: &[Opening], pgn: bool) -> String {
             continue;
         }
         let mut g = PgnGame::default();
-        g.set_tag("Variant", "Alice");
-        if o.start != Position::startpos() {
+        let rules = o.start.rules();
+        g.set_tag("Variant", variant_tag(rules));
+        if let Some(mode) = en_passant_tag(rules) {
+            g.set_tag("AliceEnPassant", mode);
+        }
+        if o.start != Position::start(rules) {
             g.set_tag("SetUp", "1");
             g.set_tag("FEN", o.start.to_fen());
         }
@@ -315,6 +351,7 @@ mod tests {
             nodes: 300,
             window: 300,
             max_candidates: 10_000,
+            rules: Rules::default(),
         };
         let a = generate(&settings).unwrap();
         assert_eq!(a.len(), 12);

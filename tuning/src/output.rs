@@ -10,6 +10,7 @@ use crate::gameplay::PlayedGame;
 use crate::pgn::{parse_pgn, PgnGame, PgnMove};
 use crate::results::{parse_result, parse_results, GameSummary, ResultsHeader, Termination};
 use crate::schedule::ScheduledGame;
+use crate::variant_tag::{en_passant_tag, variant_tag};
 use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
 use std::io::Write;
@@ -57,8 +58,12 @@ pub fn game_to_pgn(sched: &ScheduledGame, game: &PlayedGame, meta: &PgnMeta) -> 
     pgn.set_tag("White", meta.names[sched.white].clone());
     pgn.set_tag("Black", meta.names[sched.black].clone());
     pgn.set_tag("Result", game.result.pgn());
-    pgn.set_tag("Variant", "Alice");
-    if game.start != Position::startpos() {
+    let rules = game.start.rules();
+    pgn.set_tag("Variant", variant_tag(rules));
+    if let Some(mode) = en_passant_tag(rules) {
+        pgn.set_tag("AliceEnPassant", mode);
+    }
+    if game.start != Position::start(rules) {
         pgn.set_tag("SetUp", "1");
         pgn.set_tag("FEN", game.start.to_fen());
     }

@@ -7,6 +7,7 @@
 //! without the Alice landing-board suffix (`Ne5/A`). A game whose movetext stops without a
 //! result token (a file cut off mid-write) is returned with `result: None`.
 
+use crate::variant_tag::check_tags;
 use vorpal_engine::{Move, Position, Rules};
 
 /// One move of a PGN game with its comment.
@@ -114,21 +115,14 @@ impl PgnGame {
         (number.max(1), black)
     }
 
-    /// Replays the main line under `rules` from the `FEN` tag (or the start position). Moves
-    /// may be SAN (with or without the landing-board suffix) or UCI.
+    /// Replays the main line under `rules` from the `FEN` tag (or the variant's start position).
+    /// Moves may be SAN (with or without the landing-board suffix) or UCI. A `[Variant]` or
+    /// `[AliceEnPassant]` tag that disagrees with `rules` is an error.
     pub fn replay(&self, rules: Rules) -> Result<(Position, Vec<Move>), String> {
-        if let Some(v) = self.tag("Variant") {
-            if !v.eq_ignore_ascii_case("alice") {
-                return Err(format!("variant '{v}' is not Alice"));
-            }
-        }
+        check_tags(self.tag("Variant"), self.tag("AliceEnPassant"), rules)?;
         let start = match self.tag("FEN") {
             Some(fen) => Position::from_fen(fen, rules).map_err(|e| format!("bad FEN tag '{fen}': {e}"))?,
-            None => {
-                let mut p = Position::startpos();
-                p.set_rules(rules);
-                p
-            }
+            None => Position::start(rules),
         };
         let mut pos = start;
         let mut moves = Vec::with_capacity(self.moves.len());

@@ -8,33 +8,9 @@
 
 mod common;
 
-use common::{args, check_summary, load, run, run_and_kill_after, Scratch, MATCH};
-use std::path::{Path, PathBuf};
+use common::{args, check_summary, load, run, run_and_kill_after, vorpal, Scratch, MATCH};
+use std::path::Path;
 use std::process::Command;
-use std::sync::OnceLock;
-
-/// The `vorpal` binary: `VORPAL_BIN`, or `target/release/vorpal` of this build's target
-/// directory, (re)built with cargo.
-fn vorpal() -> &'static str {
-    static BIN: OnceLock<String> = OnceLock::new();
-    BIN.get_or_init(|| {
-        if let Ok(bin) = std::env::var("VORPAL_BIN") {
-            return bin;
-        }
-        // The test executable is <target>/<profile>/deps/<name>.
-        let exe = std::env::current_exe().unwrap();
-        let target: PathBuf = exe.ancestors().nth(3).unwrap().to_path_buf();
-        let manifest = Path::new(env!("CARGO_MANIFEST_DIR")).join("../Cargo.toml");
-        let status = Command::new(env!("CARGO"))
-            .args(["build", "--release", "-p", "vorpal", "--manifest-path"])
-            .arg(&manifest)
-            .env("CARGO_TARGET_DIR", &target)
-            .status()
-            .expect("cargo runs");
-        assert!(status.success(), "cargo build --release -p vorpal failed");
-        target.join("release/vorpal").to_string_lossy().into_owned()
-    })
-}
 
 fn engine(name: &str) -> Vec<String> {
     vec![

@@ -19,7 +19,7 @@ mod thread;
 
 pub use limits::{Clock, Limits};
 pub use movepick::MovePicker;
-pub use params::SearchParams;
+pub use params::{ParamSpec, SearchParams};
 pub use report::{Bound, Report, Score, SearchInfo, SearchResult};
 pub use root::{wdl, SearchOptions, Searcher};
 pub use see::see_ge;

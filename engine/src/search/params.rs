@@ -1,63 +1,102 @@
 //! Search tunables in one place (SPSA tuning changes these).
 
-/// Every numeric search parameter.
-#[derive(Clone, Debug, PartialEq)]
-pub struct SearchParams {
-    /// Reverse futility margin per depth.
-    pub rfp_margin: i32,
-    /// Deepest depth for reverse futility pruning.
-    pub rfp_depth: i32,
-    /// Null-move base reduction.
-    pub nmp_base: i32,
-    /// Null-move reduction growth: one more ply per this many plies of depth.
-    pub nmp_depth_div: i32,
-    /// Depth from which a null-move cutoff is verified by a normal search.
-    pub nmp_verify_depth: i32,
-    /// Futility margin: base plus per-depth.
-    pub fp_base: i32,
-    /// Futility margin per depth.
-    pub fp_per_depth: i32,
-    /// Deepest depth for futility pruning.
-    pub fp_depth: i32,
-    /// Late move pruning: quiet moves tried before the rest are skipped, base.
-    pub lmp_base: i32,
-    /// SEE pruning margin per depth for quiet moves.
-    pub see_quiet: i32,
-    /// SEE pruning margin per depth squared for captures.
-    pub see_noisy: i32,
-    /// LMR table base (x100).
-    pub lmr_base: i32,
-    /// LMR table divisor (x100).
-    pub lmr_div: i32,
-    /// History score that changes the reduction by one ply.
-    pub lmr_history_div: i32,
-    /// Aspiration window half-width at the first try.
-    pub aspiration: i32,
-    /// Quiescence delta-pruning margin.
-    pub delta_margin: i32,
+/// A search parameter's tuning range: SPSA perturbs it by about `step` and keeps it within
+/// `min..=max`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ParamSpec {
+    /// Field name, also the UCI option name of the `tune` build.
+    pub name: &'static str,
+    /// Default value.
+    pub default: i32,
+    /// Smallest allowed value.
+    pub min: i32,
+    /// Largest allowed value.
+    pub max: i32,
+    /// SPSA perturbation size at the end of a run.
+    pub step: i32,
 }
 
-impl Default for SearchParams {
-    fn default() -> Self {
-        SearchParams {
-            rfp_margin: 80,
-            rfp_depth: 8,
-            nmp_base: 3,
-            nmp_depth_div: 3,
-            nmp_verify_depth: 12,
-            fp_base: 100,
-            fp_per_depth: 90,
-            fp_depth: 8,
-            lmp_base: 4,
-            see_quiet: 60,
-            see_noisy: 25,
-            lmr_base: 75,
-            lmr_div: 225,
-            lmr_history_div: 8192,
-            aspiration: 25,
-            delta_margin: 200,
+/// Declares the parameters once: the struct, its defaults, the spec table and name lookup.
+macro_rules! search_params {
+    ($($(#[doc = $doc:literal])* $name:ident: $default:literal, $min:literal..=$max:literal, step $step:literal;)*) => {
+        /// Every numeric search parameter.
+        #[derive(Clone, Debug, PartialEq)]
+        pub struct SearchParams {
+            $($(#[doc = $doc])* pub $name: i32,)*
         }
-    }
+
+        impl Default for SearchParams {
+            fn default() -> Self {
+                SearchParams { $($name: $default,)* }
+            }
+        }
+
+        impl SearchParams {
+            /// Name, default, range and SPSA step of every parameter.
+            pub const SPECS: &'static [ParamSpec] = &[
+                $(ParamSpec { name: stringify!($name), default: $default, min: $min, max: $max, step: $step },)*
+            ];
+
+            /// The value of parameter `name`.
+            pub fn get(&self, name: &str) -> Option<i32> {
+                match name {
+                    $(stringify!($name) => Some(self.$name),)*
+                    _ => None,
+                }
+            }
+
+            /// Sets parameter `name` to `value`; errors on an unknown name or a value out of range.
+            pub fn set(&mut self, name: &str, value: i32) -> Result<(), String> {
+                let spec = Self::SPECS
+                    .iter()
+                    .find(|s| s.name == name)
+                    .ok_or_else(|| format!("unknown search parameter '{name}'"))?;
+                if !(spec.min..=spec.max).contains(&value) {
+                    return Err(format!("{name} must be within {}..={}, not {value}", spec.min, spec.max));
+                }
+                match name {
+                    $(stringify!($name) => self.$name = value,)*
+                    _ => unreachable!("name checked against SPECS"),
+                }
+                Ok(())
+            }
+        }
+    };
+}
+
+search_params! {
+    /// Reverse futility margin per depth.
+    rfp_margin: 80, 20..=200, step 8;
+    /// Deepest depth for reverse futility pruning.
+    rfp_depth: 8, 2..=14, step 1;
+    /// Null-move base reduction.
+    nmp_base: 3, 1..=6, step 1;
+    /// Null-move reduction growth: one more ply per this many plies of depth.
+    nmp_depth_div: 3, 1..=8, step 1;
+    /// Depth from which a null-move cutoff is verified by a normal search.
+    nmp_verify_depth: 12, 6..=30, step 2;
+    /// Futility margin: base plus per-depth.
+    fp_base: 100, 0..=300, step 12;
+    /// Futility margin per depth.
+    fp_per_depth: 90, 20..=250, step 10;
+    /// Deepest depth for futility pruning.
+    fp_depth: 8, 2..=14, step 1;
+    /// Late move pruning: quiet moves tried before the rest are skipped, base.
+    lmp_base: 4, 0..=12, step 1;
+    /// SEE pruning margin per depth for quiet moves.
+    see_quiet: 60, 10..=200, step 8;
+    /// SEE pruning margin per depth squared for captures.
+    see_noisy: 25, 5..=100, step 3;
+    /// LMR table base (x100).
+    lmr_base: 75, 0..=200, step 10;
+    /// LMR table divisor (x100).
+    lmr_div: 225, 100..=400, step 15;
+    /// History score that changes the reduction by one ply.
+    lmr_history_div: 8192, 2048..=32768, step 600;
+    /// Aspiration window half-width at the first try.
+    aspiration: 25, 5..=100, step 3;
+    /// Quiescence delta-pruning margin.
+    delta_margin: 200, 50..=600, step 20;
 }
 
 impl SearchParams {
@@ -75,5 +114,30 @@ impl SearchParams {
         } else {
             n * 2 / 3
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn specs_describe_the_defaults() {
+        let d = SearchParams::default();
+        assert_eq!(SearchParams::SPECS.len(), 16);
+        for spec in SearchParams::SPECS {
+            assert_eq!(d.get(spec.name), Some(spec.default), "{}", spec.name);
+            assert!(spec.min <= spec.default && spec.default <= spec.max && spec.step > 0);
+        }
+    }
+
+    #[test]
+    fn set_checks_name_and_range() {
+        let mut p = SearchParams::default();
+        p.set("lmp_base", 7).unwrap();
+        assert_eq!(p.lmp_base, 7);
+        assert!(p.set("lmp_base", 13).is_err());
+        assert!(p.set("no_such", 1).is_err());
+        assert_eq!(p.lmp_base, 7);
     }
 }

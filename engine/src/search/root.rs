@@ -87,6 +87,11 @@ impl Searcher {
         Ok(())
     }
 
+    /// The search parameters in use.
+    pub fn params(&self) -> &SearchParams {
+        &self.params
+    }
+
     /// Replaces the search parameters (SPSA tuning).
     pub fn set_params(&mut self, params: SearchParams) {
         self.params = params;

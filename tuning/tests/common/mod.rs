@@ -5,11 +5,13 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+use std::sync::OnceLock;
 use vorpal_engine::game::Game;
 use vorpal_engine::{Position, Rules};
 use vorpal_tuning::pgn::{parse_pgn, PgnGame};
 use vorpal_tuning::results::{parse_result, parse_results, GameSummary, ResultsHeader, Tally, Termination};
 use vorpal_tuning::stats::Sprt;
+use vorpal_tuning::variant_tag::variant_tag;
 
 pub const MATCH: &str = env!("CARGO_BIN_EXE_vorpal-match");
 pub const FAKE: &str = env!("CARGO_BIN_EXE_vorpal-fake-engine");
@@ -62,8 +64,14 @@ pub fn args(parts: &[&[String]], rest: &str) -> Vec<String> {
     v
 }
 
-/// Reads the PGN and results of a match, checks them against each other and returns them.
+/// Reads the PGN and results of a standard Alice match, checks them against each other and
+/// returns them.
 pub fn load(pgn: &Path) -> (Vec<PgnGame>, ResultsHeader, Vec<GameSummary>) {
+    load_under(pgn, Rules::default())
+}
+
+/// [`load`] for a match played under `rules`.
+pub fn load_under(pgn: &Path, rules: Rules) -> (Vec<PgnGame>, ResultsHeader, Vec<GameSummary>) {
     let games = parse_pgn(&std::fs::read_to_string(pgn).unwrap());
     let text = std::fs::read_to_string(pgn.with_extension("results")).unwrap();
     let (header, mut lines) = parse_results(&text).unwrap();
@@ -79,7 +87,7 @@ pub fn load(pgn: &Path) -> (Vec<PgnGame>, ResultsHeader, Vec<GameSummary>) {
             .iter()
             .find(|l| l.id == id)
             .expect("every PGN game has a results line");
-        verify_game(g, line);
+        verify_game_under(g, line, rules);
     }
     let mut ids: Vec<u64> = lines.iter().map(|l| l.id).collect();
     ids.dedup();
@@ -90,7 +98,12 @@ pub fn load(pgn: &Path) -> (Vec<PgnGame>, ResultsHeader, Vec<GameSummary>) {
 /// A PGN game replays legally, its result tag, result token and results line agree, and a game
 /// that ended by the rules really is over by the rules (and any other is not).
 pub fn verify_game(g: &PgnGame, line: &GameSummary) {
-    assert_eq!(g.tag("Variant"), Some("Alice"));
+    verify_game_under(g, line, Rules::default())
+}
+
+/// [`verify_game`] for a game played under `rules`.
+pub fn verify_game_under(g: &PgnGame, line: &GameSummary, rules: Rules) {
+    assert_eq!(g.tag("Variant"), Some(variant_tag(rules).as_str()));
     assert_eq!(g.tag("Result"), g.result.as_deref());
     let result = parse_result(g.result.as_deref().unwrap()).unwrap();
     assert_eq!(result, line.result);
@@ -99,12 +112,10 @@ pub fn verify_game(g: &PgnGame, line: &GameSummary) {
         Termination::parse(g.tag("Termination").unwrap()),
         Some(line.termination)
     );
-    let (start, moves) = g
-        .replay(Rules::default())
-        .unwrap_or_else(|e| panic!("game {}: {e}", line.id));
+    let (start, moves) = g.replay(rules).unwrap_or_else(|e| panic!("game {}: {e}", line.id));
     if let Some(fen) = g.tag("FEN") {
-        assert_eq!(fen, start.to_fen(), "FEN tag in the pipe form");
-        assert_ne!(start, Position::startpos());
+        assert_eq!(fen, start.to_fen(), "FEN tag in the position's FEN form");
+        assert_ne!(start, Position::start(rules));
     }
     assert_eq!(g.tag("PlyCount").unwrap().parse::<usize>().unwrap(), moves.len());
     let engine_moves = g.moves.iter().filter(|m| m.comment.as_deref() != Some("book")).count();
@@ -194,4 +205,34 @@ pub fn run_and_kill_after(args: &[String], results: &Path, games: usize) -> usiz
     child.kill().unwrap();
     child.wait().unwrap();
     games_in(results)
+}
+
+/// The `vorpal` binary: `VORPAL_BIN`, or `target/release/vorpal` of this build's target
+/// directory, (re)built with cargo.
+pub fn vorpal() -> &'static str {
+    static BIN: OnceLock<String> = OnceLock::new();
+    BIN.get_or_init(|| {
+        if let Ok(bin) = std::env::var("VORPAL_BIN") {
+            return bin;
+        }
+        build_vorpal(&["--release"], "", "release/vorpal")
+    })
+}
+
+/// Builds the `vorpal` package with `flags` into `<target>/<subdir>` (the test's own target
+/// directory, or a directory inside it for a build with other features); returns `<bin>` there.
+pub fn build_vorpal(flags: &[&str], subdir: &str, bin: &str) -> String {
+    // The test executable is <target>/<profile>/deps/<name>.
+    let exe = std::env::current_exe().unwrap();
+    let target: PathBuf = exe.ancestors().nth(3).unwrap().join(subdir);
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR")).join("../Cargo.toml");
+    let status = Command::new(env!("CARGO"))
+        .args(["build", "-p", "vorpal", "--manifest-path"])
+        .arg(&manifest)
+        .args(flags)
+        .env("CARGO_TARGET_DIR", &target)
+        .status()
+        .expect("cargo runs");
+    assert!(status.success(), "cargo build -p vorpal {flags:?} failed");
+    target.join(bin).to_string_lossy().into_owned()
 }
