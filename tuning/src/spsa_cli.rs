@@ -5,6 +5,7 @@
 //! rewritten after every batch, so `--resume` continues an interrupted run exactly.
 
 use crate::cli::{number, options, parse_match, single};
+use crate::engine_process::EngineProcess;
 use crate::matchrunner::{run_match, MatchConfig};
 use crate::openings::SplitMix64;
 use crate::schedule::{Schedule, Tournament};
@@ -76,6 +77,27 @@ fn play_batch(base: &MatchConfig, seed: u64, pert: &Perturbation, pairs: u64) ->
     Ok(plus - minus)
 }
 
+/// Refuses an engine that does not list every tuned parameter as an option (a build without
+/// the `tune` feature would silently ignore them).
+fn check_engine_lists(base: &MatchConfig, params: &[SpsaParam]) -> Result<(), String> {
+    let engine = EngineProcess::start(&base.engines[0], base.game.rules, base.game.startup_timeout)
+        .map_err(|e| format!("spsa: cannot start the engine: {e}"))?;
+    let missing: Vec<&str> = params
+        .iter()
+        .map(|p| p.name.as_str())
+        .filter(|n| !engine.has_option(n))
+        .collect();
+    engine.shutdown(base.game.startup_timeout);
+    if missing.is_empty() {
+        Ok(())
+    } else {
+        Err(format!(
+            "spsa: the engine does not list {} (build it with `--features tune`)",
+            missing.join(", ")
+        ))
+    }
+}
+
 /// Runs `vorpal-match spsa ARGS`.
 pub fn spsa_command(args: &[String]) -> Result<i32, String> {
     let mut settings = SpsaSettings::default();
@@ -118,6 +140,7 @@ pub fn spsa_command(args: &[String]) -> Result<i32, String> {
     let mut base = parse_match(&match_args)?;
     base.progress = false;
     let mut spsa = Spsa::new(settings, params)?;
+    check_engine_lists(&base, &spsa.params)?;
     if resume {
         let text = std::fs::read_to_string(&state).map_err(|e| format!("cannot read {}: {e}", state.display()))?;
         spsa.restore(&text)?;

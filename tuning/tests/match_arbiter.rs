@@ -5,6 +5,9 @@
 //! arbiter's end-of-game verdicts equal verdicts computed independently (reference generator
 //! for mate and stalemate, FEN fields for repetition, the fifty-move rule and bare kings).
 
+mod common;
+
+use common::arbiter_perft;
 use std::collections::BTreeSet;
 use vorpal_engine::{EnPassant, EndReason, Position, Rules, Square};
 use vorpal_tests::data::{perft_cases, tsv_rows};
@@ -50,23 +53,6 @@ fn accepted_from_own_squares(a: &Arbiter) -> Vec<String> {
         }
     }
     out.into_iter().collect()
-}
-
-/// Leaves of the move tree to `depth`, every move relayed as text through the arbiter.
-fn arbiter_perft(a: &Arbiter, depth: u32) -> u64 {
-    let pos = *a.position();
-    let texts: Vec<String> = pos.legal_moves().iter().map(|&m| pos.move_to_uci(m)).collect();
-    if depth == 1 {
-        return texts.iter().filter(|t| a.check(t).is_ok()).count() as u64;
-    }
-    texts
-        .iter()
-        .map(|t| {
-            let mut child = a.clone();
-            child.play_text(t).unwrap_or_else(|e| panic!("{e}"));
-            arbiter_perft(&child, depth - 1)
-        })
-        .sum()
 }
 
 #[test]

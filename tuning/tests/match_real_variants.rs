@@ -133,7 +133,13 @@ fn spsa_tunes_a_tune_build_and_resumes() {
         state_value(&std::fs::read_to_string(&state).unwrap(), "pairs_done"),
         3.0
     );
-    // Unknown parameters and a second engine are refused.
+    // A build without the tune feature, unknown parameters and a second engine are refused.
+    let mut plain = vec!["spsa".to_string()];
+    plain.extend(engine(vorpal(), "plain"));
+    plain.extend(["--tc", "nodes=100", "--pairs", "1", "--state", &dir.arg("p")].map(String::from));
+    let refused = Command::new(MATCH).args(&plain).output().unwrap();
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("--features tune"));
     let mut bad = vec!["spsa".to_string()];
     bad.extend(engine(&tune, "tuned"));
     bad.extend(["--tc", "nodes=100", "--params", "nonsense", "--state", &dir.arg("x")].map(String::from));

@@ -6,6 +6,9 @@
 //! with the verdict the reference implies, and relaying moves as text through the arbiter gives
 //! the perft counts of `variants.epd`.
 
+mod common;
+
+use common::arbiter_perft;
 use rayon::prelude::*;
 use std::collections::BTreeSet;
 use vorpal_engine::{BoardId, EnPassant, EndReason, PieceKind, Position, Rules, Square, Variant};
@@ -127,23 +130,6 @@ fn arbiter_agrees_with_the_reference_on_random_games_of_every_variant() {
         let n = random_games(rules, 3, 100);
         assert!(n > 60, "{rules:?}: only {n} positions");
     });
-}
-
-/// Leaves of the move tree to `depth`, every move relayed as the text an engine would send.
-fn arbiter_perft(a: &Arbiter, depth: u32) -> u64 {
-    let pos = *a.position();
-    let texts: Vec<String> = pos.legal_moves().iter().map(|&m| pos.move_to_uci(m)).collect();
-    if depth == 1 {
-        return texts.iter().filter(|t| a.check(t).is_ok()).count() as u64;
-    }
-    texts
-        .iter()
-        .map(|t| {
-            let mut child = a.clone();
-            child.play_text(t).unwrap_or_else(|e| panic!("{e}"));
-            arbiter_perft(&child, depth - 1)
-        })
-        .sum()
 }
 
 #[test]

@@ -8,6 +8,7 @@ use std::process::{Command, Output};
 use std::sync::OnceLock;
 use vorpal_engine::game::Game;
 use vorpal_engine::{Position, Rules};
+use vorpal_tuning::arbiter::Arbiter;
 use vorpal_tuning::pgn::{parse_pgn, PgnGame};
 use vorpal_tuning::results::{parse_result, parse_results, GameSummary, ResultsHeader, Tally, Termination};
 use vorpal_tuning::stats::Sprt;
@@ -235,4 +236,21 @@ pub fn build_vorpal(flags: &[&str], subdir: &str, bin: &str) -> String {
         .expect("cargo runs");
     assert!(status.success(), "cargo build -p vorpal {flags:?} failed");
     target.join(bin).to_string_lossy().into_owned()
+}
+
+/// Leaves of the move tree to `depth`, every move relayed as the text an engine would send.
+pub fn arbiter_perft(a: &Arbiter, depth: u32) -> u64 {
+    let pos = *a.position();
+    let texts: Vec<String> = pos.legal_moves().iter().map(|&m| pos.move_to_uci(m)).collect();
+    if depth == 1 {
+        return texts.iter().filter(|t| a.check(t).is_ok()).count() as u64;
+    }
+    texts
+        .iter()
+        .map(|t| {
+            let mut child = a.clone();
+            child.play_text(t).unwrap_or_else(|e| panic!("{e}"));
+            arbiter_perft(&child, depth - 1)
+        })
+        .sum()
 }
