@@ -8,6 +8,7 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::time::{Duration, Instant};
 use vorpal_engine::{Game, PieceKind, Position};
+use vorpal_tests::fuzz::uci::GO_NUMBER_PARAMETERS;
 use vorpal_tests::harness::{assert_legal, game_of, Engine, SOON};
 
 /// Longest line the engine reads (`protocol/src/input.rs`).
@@ -372,18 +373,8 @@ fn position_with_ten_thousand_moves() {
     e.finish();
 }
 
-/// Every `go` parameter that takes a number.
-const PARAMETERS: [&str; 9] = [
-    "wtime",
-    "btime",
-    "winc",
-    "binc",
-    "movestogo",
-    "depth",
-    "nodes",
-    "mate",
-    "movetime",
-];
+/// Every `go` parameter that takes a number (the list the UCI fuzz target uses).
+const PARAMETERS: &[&str] = GO_NUMBER_PARAMETERS;
 
 /// Sends `go`, lets it run up to `own` on its own, then stops it; checks the move and that
 /// `stop` was obeyed promptly. Returns whether the search ended by itself and its lines.
@@ -432,7 +423,7 @@ fn go_with_every_parameter_at_zero() {
     assert!(by_itself, "'{go}' has no time: it must answer at once\n{}", e.dump());
     // movestogo, depth, nodes and mate must be at least 1: one error each.
     assert_eq!(errors(&lines), 4, "{}", e.dump());
-    for p in PARAMETERS {
+    for &p in PARAMETERS {
         let go = format!("go {p} 0");
         let (by_itself, lines) = go_then_stop(&mut e, &game, &go, Duration::from_secs(1));
         // Black to move: `btime 0` (and `movetime 0`, depth and nodes 1) end the search.
@@ -462,7 +453,7 @@ fn go_with_every_parameter_at_its_maximum() {
         // i64::MAX: depth and mate are clamped; u64::MAX: every value is out of range.
         let expected = if max == i64::MAX.to_string() { 2 } else { 9 };
         assert_eq!(errors(&lines), expected, "{}", e.dump());
-        for p in PARAMETERS {
+        for &p in PARAMETERS {
             let (_, lines) = go_then_stop(&mut e, &game, &format!("go {p} {max}"), Duration::from_millis(200));
             let clamped = matches!(p, "depth" | "mate") || max == u64::MAX.to_string();
             assert_eq!(errors(&lines), usize::from(clamped), "go {p} {max}\n{}", e.dump());

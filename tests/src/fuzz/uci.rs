@@ -35,7 +35,7 @@ pub const MAX_HASH: i64 = 64;
 
 /// Words of `go` that take a value (and `searchmoves`, which takes a list), as the engine
 /// knows them; any other word is an unknown parameter.
-const GO_KEYWORDS: [&str; 13] = [
+pub const GO_KEYWORDS: [&str; 13] = [
     "searchmoves",
     "ponder",
     "wtime",
@@ -50,6 +50,9 @@ const GO_KEYWORDS: [&str; 13] = [
     "infinite",
     "perft",
 ];
+
+/// The `go` parameters that take a number: `wtime` to `movetime` of [`GO_KEYWORDS`].
+pub const GO_NUMBER_PARAMETERS: &[&str] = GO_KEYWORDS.split_at(2).1.split_at(9).0;
 
 /// Numbers of every awkward kind, as text.
 fn number(rng: &mut StdRng, sane: std::ops::Range<i64>) -> String {
