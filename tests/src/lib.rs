@@ -5,6 +5,7 @@ pub mod fuzz;
 pub mod harness;
 pub mod reference;
 pub mod rules_check;
+pub mod tier;
 pub mod variant_check;
 pub mod variant_data;
 pub mod variant_reference;

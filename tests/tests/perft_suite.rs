@@ -2,39 +2,68 @@
 
 use vorpal_engine::{perft, EnPassant, Position, Rules};
 use vorpal_tests::data::{perft_cases, tsv_rows};
+use vorpal_tests::tier::Tier;
 
-#[test]
-fn perft_epd_every_position_every_depth() {
+/// Checks every count of `perft.epd` that belongs to `tier`; returns how many it checked.
+fn perft_epd_counts(tier: Tier) -> usize {
     let cases = perft_cases();
     assert!(cases.len() >= 22, "perft.epd should hold the reference positions");
     let mut checked = 0;
     for case in &cases {
         let pos = Position::from_fen(&case.fen, Rules::default()).unwrap_or_else(|e| panic!("{}: {e}", case.name));
-        for &(depth, expected) in &case.counts {
+        for &(depth, expected) in case.counts.iter().filter(|(_, n)| tier.holds_perft(*n)) {
             let got = perft::perft_parallel(&pos, depth);
             assert_eq!(got, expected, "{} depth {depth}: {}", case.name, case.fen);
             checked += 1;
         }
     }
-    assert!(checked > 100);
+    checked
 }
 
 #[test]
-fn perft_with_en_passant_options() {
+fn perft_epd_every_position_shallow_depths() {
+    assert!(perft_epd_counts(Tier::Quick) >= 98);
+}
+
+#[test]
+#[ignore = "full tier: 1.3 billion leaves"]
+fn perft_epd_every_position_deep_depths() {
+    assert!(perft_epd_counts(Tier::Full) >= 29);
+}
+
+/// Checks every count of `perft-ep.tsv` that belongs to `tier`; returns how many it checked.
+fn perft_en_passant_counts(tier: Tier) -> usize {
     let rows = tsv_rows("perft-ep.tsv");
     assert!(rows.len() > 100);
-    for row in &rows {
+    let mut checked = 0;
+    for row in rows
+        .iter()
+        .filter(|row| tier.holds_perft(row["nodes"].parse().unwrap()))
+    {
         let mode: EnPassant = row["mode"].parse().unwrap();
         let pos = Position::from_fen(&row["fen"], Rules::with_en_passant(mode)).unwrap();
         let depth: u32 = row["depth"].parse().unwrap();
         let expected: u64 = row["nodes"].parse().unwrap();
         assert_eq!(
-            perft::perft(&pos, depth),
+            perft::perft_parallel(&pos, depth),
             expected,
             "{} mode {mode} depth {depth}",
             row["name"]
         );
+        checked += 1;
     }
+    checked
+}
+
+#[test]
+fn perft_with_en_passant_options_shallow_depths() {
+    assert!(perft_en_passant_counts(Tier::Quick) >= 250);
+}
+
+#[test]
+#[ignore = "full tier: 0.9 billion leaves"]
+fn perft_with_en_passant_options_deep_depths() {
+    assert!(perft_en_passant_counts(Tier::Full) >= 53);
 }
 
 #[test]

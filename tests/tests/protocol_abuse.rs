@@ -13,8 +13,10 @@ use vorpal_tests::harness::{assert_legal, game_of, Engine, SOON};
 
 /// Longest line the engine reads (`protocol/src/input.rs`).
 const MAX_LINE: usize = 1 << 20;
-/// "Within a few hundred milliseconds".
-const PROMPT: Duration = Duration::from_millis(500);
+/// "Promptly": the engine answers `stop`, `quit` and the end of input within tens of
+/// milliseconds (the tests print the times they saw); the bound is generous enough to hold on a
+/// machine loaded four times over, so the tests check the behaviour, not the machine's speed.
+const PROMPT: Duration = Duration::from_secs(3);
 
 /// Checks that the engine is at `game`'s position and plays a legal move there.
 fn plays_legal_move(e: &mut Engine, game: &Game) {
@@ -251,7 +253,7 @@ fn threads_at_the_maximum_search_and_stop() {
     let mut e = Engine::start();
     let took = search_and_stop(&mut e, 1024);
     println!("stop with 1024 threads: {took:?}");
-    assert!(took < Duration::from_secs(5), "stop with 1024 threads took {took:?}");
+    assert!(took < SOON, "stop with 1024 threads took {took:?}");
     let msg = one_error(&mut e, b"setoption name Threads value 1025");
     assert!(msg.contains("1..=1024"), "{msg}");
     let took = search_and_stop(&mut e, 1);
@@ -355,18 +357,14 @@ fn position_with_ten_thousand_moves() {
     assert!(e.sync().is_empty(), "{}", e.dump());
     let took = start.elapsed();
     println!("position with 10,000 plies: answered in {took:?}");
-    assert!(took < Duration::from_secs(2), "10,000 plies took {took:?}");
+    assert!(took < SOON, "10,000 plies took {took:?}");
     e.send("fen");
     assert_eq!(e.recv(SOON).unwrap(), game.position().to_fen());
     let start = Instant::now();
     e.send("go depth 4");
     let (_, mv) = e.bestmove(SOON);
     assert_legal(&game, &mv);
-    assert!(
-        start.elapsed() < Duration::from_secs(5),
-        "search took {:?}",
-        start.elapsed()
-    );
+    assert!(start.elapsed() < SOON, "search took {:?}", start.elapsed());
     e.send("go movetime 200");
     let (_, mv) = e.bestmove(SOON);
     assert_legal(&game, &mv);

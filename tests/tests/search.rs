@@ -98,11 +98,16 @@ fn no_legal_move_reports_mate_or_stalemate() {
 
 #[test]
 fn mated_side_sees_negative_mate() {
-    // Black to move, White threatens 3.Bb5# style mates; from the loser's side scores are negative.
-    let g = game("2r|kr3/1Pppp3/8/8/8/8/8/7K b - - 0 1");
+    // mates.tsv: White mates in 2 starting with d6e5. After it, every Black move allows a mate
+    // in one: from Black's side (the side to move) the score is "mated in 1", and the move the
+    // search returns is still a legal move.
+    let mut g = game("rnbqk1nr/pppp|bppp/3|Q|p3/8/3|P4/8/PPP1PPPP/RNB1KBNR w KQkq - 2 3");
+    let key = g.position().parse_uci("d6e5").unwrap();
+    assert!(g.play(key));
     let mut s = Searcher::new(SearchOptions::default());
     let r = s.search(&g, &Limits::depth(6), &SearchControl::new(), &mut |_| {});
-    assert!(g.position().is_legal(r.best.unwrap()));
+    assert_eq!(r.score, Score::Mate(-1), "Black is mated in one whatever it plays");
+    assert!(g.position().is_legal(r.best.expect("Black has moves")));
 }
 
 #[test]
@@ -152,6 +157,7 @@ fn stop_ends_an_infinite_search_quickly() {
     let t = Instant::now();
     control.stop();
     let r = handle.join().unwrap();
-    assert!(t.elapsed() < Duration::from_millis(500), "stopped in {:?}", t.elapsed());
+    // Normally a few milliseconds; the bound holds on a machine loaded four times over.
+    assert!(t.elapsed() < Duration::from_secs(3), "stopped in {:?}", t.elapsed());
     assert!(r.best.is_some());
 }

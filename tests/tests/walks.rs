@@ -31,9 +31,11 @@ use vorpal_engine::game::outcome;
 use vorpal_engine::{EnPassant, EndReason, GenType, Move, MoveKind, MoveList, Position, Rules};
 use vorpal_tests::data::{perft_cases, tsv_rows};
 
-/// Plies per walk; WALKS walks per en passant mode.
+/// Plies per walk; the walks of one en passant mode are numbered 0..WALKS: the default tier
+/// runs the first QUICK_WALKS of them, the full tier the rest.
 const PLIES_PER_WALK: usize = 12_500;
 const WALKS: u64 = 8;
+const QUICK_WALKS: u64 = 2;
 /// A game is abandoned (and a new one started) after this many plies.
 const MAX_GAME_PLIES: usize = 200;
 
@@ -233,12 +235,15 @@ fn unwind(history: &[Position], moves: &[Move]) {
 }
 
 /// Runs WALKS walks per en passant mode on the rayon pool and checks the totals.
-fn run_walks(checks: Checks) {
+/// Runs the walks numbered `walks` in every en passant mode; the minimum counts asserted scale
+/// with the number of walks.
+fn run_walks(checks: Checks, walks: std::ops::Range<u64>) {
     let starts = start_fens();
     assert!(starts.len() > 30);
+    let n = (walks.end - walks.start) as usize;
     let jobs: Vec<(EnPassant, u64)> = EnPassant::ALL
         .into_iter()
-        .flat_map(|mode| (0..WALKS).map(move |i| (mode, i)))
+        .flat_map(|mode| walks.clone().map(move |i| (mode, i)))
         .collect();
     let results: Vec<(EnPassant, Stats)> = jobs
         .par_iter()
@@ -257,26 +262,42 @@ fn run_walks(checks: Checks) {
             .filter(|(m, _)| *m == mode)
             .fold(Stats::default(), |a, (_, s)| a + *s);
         eprintln!("{mode}: {s:?}");
-        assert!(s.games > 100 && s.captures > 1_000 && s.checks > 1_000, "{mode}: {s:?}");
-        assert!(s.castles > 100 && s.promotions > 100, "{mode}: {s:?}");
+        assert!(
+            s.games > 12 * n && s.captures > 125 * n && s.checks > 125 * n,
+            "{mode}: {s:?}"
+        );
+        assert!(s.castles > 12 * n && s.promotions > 12 * n, "{mode}: {s:?}");
         match mode {
             EnPassant::Off => assert_eq!(s.en_passant, 0),
-            _ => assert!(s.en_passant > 50, "{mode}: the walks never played en passant"),
+            _ => assert!(s.en_passant > 6 * n, "{mode}: the walks never played en passant"),
         }
         total = total + s;
     }
-    assert!(total.plies >= 200_000, "{total:?}");
+    assert!(total.plies >= 3 * n * PLIES_PER_WALK, "{total:?}");
 }
 
 #[test]
 fn random_walks_keep_every_invariant() {
-    run_walks(Checks::Invariants);
+    run_walks(Checks::Invariants, 0..QUICK_WALKS);
+}
+
+#[test]
+#[ignore = "full tier: long random walks"]
+fn random_walks_keep_every_invariant_long() {
+    run_walks(Checks::Invariants, QUICK_WALKS..WALKS);
 }
 
 /// The same walks (same seeds, so the same games), checking the move text of every move.
 #[test]
 fn random_walks_move_text_round_trips() {
-    run_walks(Checks::Notation);
+    run_walks(Checks::Notation, 0..QUICK_WALKS);
+}
+
+/// The long walks of the full tier, checking the move text of every move.
+#[test]
+#[ignore = "full tier: long random walks"]
+fn random_walks_move_text_round_trips_long() {
+    run_walks(Checks::Notation, QUICK_WALKS..WALKS);
 }
 
 #[test]

@@ -4,6 +4,7 @@ pub mod adjudication;
 pub mod arbiter;
 pub mod cli;
 pub mod datagen;
+pub mod elo_report;
 pub mod engine_process;
 pub mod gameplay;
 pub mod matchrunner;

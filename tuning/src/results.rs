@@ -2,7 +2,8 @@
 //! game, written and flushed as each game ends) and the tally of a match (W-D-L, game pairs,
 //! Elo, SPRT, failure counts) computed with [`crate::stats`].
 
-use crate::stats::{summary_line, EloEstimate, GameOutcome, Pentanomial, Sprt, SprtStatus, Trinomial};
+use crate::elo_report::{reportable_estimate, summary_line, NoEstimate};
+use crate::stats::{EloEstimate, GameOutcome, Pentanomial, Sprt, SprtStatus, Trinomial};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use vorpal_engine::GameResult;
@@ -316,15 +317,11 @@ impl Tally {
         (llr, sprt.status_for_llr(llr))
     }
 
-    /// Elo estimate of the first engine against the second (pairs when there are any).
-    pub fn estimate(&self) -> Option<EloEstimate> {
-        let (a, b) = self.main_pair()?;
-        let p = self.pentanomial(a, b);
-        if p.pairs() > 0 {
-            p.elo_estimate()
-        } else {
-            self.trinomial(a, b).elo_estimate()
-        }
+    /// Elo estimate of the first engine against the second (from the game pairs when there
+    /// are any), or why none can be given yet (see [`crate::elo_report`]).
+    pub fn estimate(&self) -> Result<EloEstimate, NoEstimate> {
+        let (a, b) = self.main_pair().unwrap_or(("", ""));
+        reportable_estimate(&self.trinomial(a, b), Some(&self.pentanomial(a, b)))
     }
 
     /// One progress line: done/total, W-D-L, score, Elo ± error, LOS, LLR and ETA.
@@ -343,7 +340,7 @@ impl Tally {
                 100.0 * t.score()
             );
             match self.estimate() {
-                Some(e) => {
+                Ok(e) => {
                     let _ = write!(
                         line,
                         " Elo {:.1} +/- {:.1} LOS {:.1}%",
@@ -352,7 +349,9 @@ impl Tally {
                         100.0 * e.los
                     );
                 }
-                None => line += " Elo n/a",
+                Err(why) => {
+                    let _ = write!(line, " Elo {why}");
+                }
             }
             if let Some(s) = sprt {
                 let (llr, _) = self.sprt_status(s);
@@ -380,23 +379,24 @@ impl Tally {
             let p = self.pentanomial(a, b);
             let _ = writeln!(out, "Results of {a} vs {b} ({title}):");
             match self.estimate() {
-                Some(e) => {
+                Ok(e) => {
                     let _ = writeln!(
                         out,
-                        "Elo: {:.2} +/- {:.2}, nElo: {:.2} +/- {:.2}",
+                        "Elo: {:.2} +/- {:.2}, nElo: {:.2} +/- {:.2}, LOS: {:.2} %, DrawRatio: {:.2} %",
                         e.elo + 0.0, // no "-0.00"
                         e.elo_error,
                         e.nelo + 0.0,
-                        e.nelo_error
-                    );
-                    let _ = writeln!(
-                        out,
-                        "LOS: {:.2} %, DrawRatio: {:.2} %",
+                        e.nelo_error,
                         100.0 * e.los,
                         100.0 * t.draw_ratio()
                     );
                 }
-                None => out += "Elo: n/a\n",
+                Err(why) if t.games() > 0 => {
+                    let _ = writeln!(out, "Elo: {why}, LOS: n/a, DrawRatio: {:.2} %", 100.0 * t.draw_ratio());
+                }
+                Err(why) => {
+                    let _ = writeln!(out, "Elo: {why}, LOS: n/a, DrawRatio: n/a");
+                }
             }
             let _ = writeln!(
                 out,
@@ -436,7 +436,6 @@ impl Tally {
                     s.model
                 );
             }
-            let _ = writeln!(out, "{}", summary_line(&t, Some(&p), sprt));
         }
         if self.engines.len() > 2 {
             let _ = writeln!(out, "Results of {} ({title}):", self.engines.join(", "));

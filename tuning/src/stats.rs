@@ -686,46 +686,6 @@ fn solve_secular<const N: usize>(p: &[f64; N], d: &[f64; N]) -> Option<f64> {
     Some(0.5 * (lo + hi))
 }
 
-/// One-line progress report such as
-/// `Elo: 12.3 +/- 8.9, LOS: 99.1 %, DrawRatio: 40.0 %, LLR: 1.23 (-2.94, 2.94) [0.00, 5.00]`.
-///
-/// Elo and LOS come from the pentanomial counts when `penta` is given and
-/// holds at least one pair, otherwise from the trinomial counts; the draw
-/// ratio always comes from `tri`. The LLR part (value, lower and upper bound,
-/// then `[elo0, elo1]`) is present only with an `sprt` and uses the same data
-/// source as the Elo. Quantities without data are printed as `n/a`.
-pub fn summary_line(tri: &Trinomial, penta: Option<&Pentanomial>, sprt: Option<&Sprt>) -> String {
-    let penta = penta.filter(|p| p.pairs() > 0);
-    let estimate = match penta {
-        Some(p) => p.elo_estimate(),
-        None => tri.elo_estimate(),
-    };
-    let mut line = match estimate {
-        Some(e) => format!("Elo: {:.1} +/- {:.1}, LOS: {:.1} %", e.elo, e.elo_error, 100.0 * e.los),
-        None => "Elo: n/a, LOS: n/a".to_string(),
-    };
-    if tri.games() > 0 {
-        line += &format!(", DrawRatio: {:.1} %", 100.0 * tri.draw_ratio());
-    } else {
-        line += ", DrawRatio: n/a";
-    }
-    if let Some(sprt) = sprt {
-        let llr = match penta {
-            Some(p) => sprt.llr(p),
-            None => sprt.llr_trinomial(tri),
-        };
-        line += &format!(
-            ", LLR: {:.2} ({:.2}, {:.2}) [{:.2}, {:.2}]",
-            llr,
-            sprt.lower_bound(),
-            sprt.upper_bound(),
-            sprt.elo0,
-            sprt.elo1
-        );
-    }
-    line
-}
-
 #[cfg(test)]
 mod tests {
     //! Reference values come from two places:
@@ -1132,37 +1092,5 @@ mod tests {
         assert_eq!(s.status_for_llr(s.upper_bound()), SprtStatus::AcceptH1);
         assert_eq!(s.status_for_llr(s.lower_bound()), SprtStatus::AcceptH0);
         assert_eq!(s.status_for_llr(0.0), SprtStatus::Continue);
-    }
-
-    #[test]
-    fn summary_line_format() {
-        let tri = Trinomial::new(60, 20, 20);
-        let s = sprt(0.0, 5.0, EloModel::Logistic);
-        assert_eq!(
-            summary_line(&tri, None, Some(&s)),
-            "Elo: 147.2 +/- 66.0, LOS: 100.0 %, DrawRatio: 20.0 %, LLR: 0.71 (-2.94, 2.94) [0.00, 5.00]"
-        );
-        assert_eq!(
-            summary_line(&tri, None, None),
-            "Elo: 147.2 +/- 66.0, LOS: 100.0 %, DrawRatio: 20.0 %"
-        );
-        // Pentanomial data takes precedence for Elo, LOS and LLR.
-        let p = Pentanomial::new([34, 54, 63, 64, 75]);
-        let tri = Trinomial::new(210, 180, 190);
-        assert_eq!(
-            summary_line(&tri, Some(&p), Some(&s)),
-            "Elo: 55.6 +/- 27.7, LOS: 100.0 %, DrawRatio: 31.0 %, LLR: 1.34 (-2.94, 2.94) [0.00, 5.00]"
-        );
-        let s = sprt(-1.75, 0.25, EloModel::Normalized);
-        let p = fastchess_penta(332, 433, 457, 41, 333, 334);
-        assert_eq!(
-            summary_line(&tri, Some(&p), None),
-            "Elo: -8.6 +/- 10.3, LOS: 5.0 %, DrawRatio: 31.0 %"
-        );
-        // No data yet; an empty pentanomial falls back to the trinomial.
-        assert_eq!(
-            summary_line(&Trinomial::default(), Some(&Pentanomial::default()), Some(&s)),
-            "Elo: n/a, LOS: n/a, DrawRatio: n/a, LLR: 0.00 (-2.94, 2.94) [-1.75, 0.25]"
-        );
     }
 }

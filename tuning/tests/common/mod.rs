@@ -9,6 +9,7 @@ use std::sync::OnceLock;
 use vorpal_engine::game::Game;
 use vorpal_engine::{Position, Rules};
 use vorpal_tuning::arbiter::Arbiter;
+use vorpal_tuning::elo_report::reportable_estimate;
 use vorpal_tuning::pgn::{parse_pgn, PgnGame};
 use vorpal_tuning::results::{parse_result, parse_results, GameSummary, ResultsHeader, Tally, Termination};
 use vorpal_tuning::stats::Sprt;
@@ -159,12 +160,23 @@ pub fn check_summary(stdout: &str, names: [&str; 2], lines: &[GameSummary], sprt
         p.0[0], p.0[1], p.0[2], p.0[3], p.0[4]
     );
     assert!(stdout.contains(&ptnml), "{ptnml} not in\n{stdout}");
-    let e = if p.pairs() > 0 {
-        p.elo_estimate()
-    } else {
-        t.elo_estimate()
-    }
-    .unwrap();
+    let e = match reportable_estimate(&t, Some(&p)) {
+        Ok(e) => e,
+        Err(why) => {
+            // Too few pairs (or no spread): the summary says so instead of an estimate.
+            let line = format!("Elo: {why}, LOS: n/a");
+            assert!(stdout.contains(&line), "{line} not in\n{stdout}");
+            if let Some(s) = sprt {
+                assert_eq!(field(stdout, "LLR: ", ' '), format!("{:.2}", s.llr(&p)));
+            }
+            return tally;
+        }
+    };
+    assert_eq!(
+        stdout.lines().filter(|l| l.starts_with("Elo")).count(),
+        1,
+        "one Elo line:\n{stdout}"
+    );
     assert_eq!(field(stdout, "Elo: ", ' '), format!("{:.2}", e.elo));
     assert_eq!(
         field(stdout, "Elo: ", ',').split("+/-").nth(1).unwrap().trim(),
@@ -208,15 +220,16 @@ pub fn run_and_kill_after(args: &[String], results: &Path, games: usize) -> usiz
     games_in(results)
 }
 
-/// The `vorpal` binary: `VORPAL_BIN`, or `target/release/vorpal` of this build's target
-/// directory, (re)built with cargo.
+/// The `vorpal` binary: `VORPAL_BIN`, or the `test`-profile build in this build's target
+/// directory (`target/debug/vorpal`: optimized, debug assertions on; the same binary the
+/// workspace's protocol tests use), (re)built with cargo.
 pub fn vorpal() -> &'static str {
     static BIN: OnceLock<String> = OnceLock::new();
     BIN.get_or_init(|| {
         if let Ok(bin) = std::env::var("VORPAL_BIN") {
             return bin;
         }
-        build_vorpal(&["--release"], "", "release/vorpal")
+        build_vorpal(&["--profile", "test"], "", "debug/vorpal")
     })
 }
 
