@@ -97,11 +97,6 @@ impl Searcher {
         self.params = params;
     }
 
-    /// Replaces the evaluation parameters (tuning experiments).
-    pub fn set_eval_params(&mut self, eval: EvalParams) {
-        self.eval = eval;
-    }
-
     /// Forgets everything learned (new game, Clear Hash).
     pub fn clear(&mut self) {
         self.tt.clear();
