@@ -4,7 +4,12 @@
 //! when the two words still combine to its key, so a torn write (two threads storing at
 //! once) is seen as a miss instead of as wrong data. Moves read from the table are checked
 //! with `Position::is_legal` before use anyway.
+//!
+//! Position keys do not encode the rules (the start positions of several variants share a
+//! key), so the table mixes a key of the rules in use into every key it stores and probes:
+//! results under one rule set are never seen under another.
 
+use crate::rules::Rules;
 use crate::search::{MATE_BOUND, MAX_PLY};
 use crate::types::Move;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -106,11 +111,28 @@ fn score_from_tt(score: i32, ply: usize) -> i32 {
     }
 }
 
+/// splitmix64 finaliser: spreads a small number over all 64 bits.
+fn mix(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// The key of a rule set: variant, en passant mode and Chess960 flag (zero for the default
+/// rules, so standard Alice keys are the positions' own).
+pub fn rules_key(rules: Rules) -> u64 {
+    let code = |r: Rules| (r.variant as u64) << 8 | (r.en_passant as u64) << 1 | r.chess960 as u64;
+    mix(code(rules)) ^ mix(code(Rules::default()))
+}
+
 /// The shared transposition table.
 pub struct TranspositionTable {
     slots: Vec<Slot>,
     buckets: usize,
     age: AtomicU64,
+    /// [`rules_key`] of the rules searched now, mixed into every key.
+    rules_key: u64,
 }
 
 impl TranspositionTable {
@@ -129,6 +151,7 @@ impl TranspositionTable {
             slots,
             buckets,
             age: AtomicU64::new(0),
+            rules_key: 0,
         })
     }
 
@@ -139,6 +162,11 @@ impl TranspositionTable {
             *slot.data.get_mut() = 0;
         }
         self.age.store(0, Ordering::Relaxed);
+    }
+
+    /// Sets the rules of the coming searches: entries stored under other rules become misses.
+    pub fn set_rules(&mut self, rules: Rules) {
+        self.rules_key = rules_key(rules);
     }
 
     /// Starts a new search generation (older entries become preferred victims).
@@ -158,6 +186,7 @@ impl TranspositionTable {
 
     /// Looks up `key` at distance `ply` from the root.
     pub fn probe(&self, key: u64, ply: usize) -> Option<TtEntry> {
+        let key = key ^ self.rules_key;
         for slot in self.bucket(key) {
             let data = slot.data.load(Ordering::Relaxed);
             if slot.check.load(Ordering::Relaxed) ^ data == key && data != 0 {
@@ -182,6 +211,7 @@ impl TranspositionTable {
     #[allow(clippy::too_many_arguments)]
     pub fn store(&self, key: u64, ply: usize, mv: Move, score: i32, eval: i32, depth: i32, bound: TtBound) {
         debug_assert!(ply <= MAX_PLY);
+        let key = key ^ self.rules_key;
         let age = self.current_age();
         let bucket = self.bucket(key);
         let mut victim = 0;
@@ -280,6 +310,58 @@ mod tests {
         tt.store(42, 0, Move::NONE, -1234, 777, 0, TtBound::Upper);
         let e = tt.probe(42, 0).unwrap();
         assert_eq!((e.score, e.eval, e.bound), (-1234, 777, TtBound::Upper));
+    }
+
+    #[test]
+    fn rule_sets_do_not_share_entries() {
+        use crate::rules::{EnPassant, Variant};
+        use crate::Position;
+        let alice = Rules::default();
+        let lady = Rules {
+            variant: Variant::LadyAlice,
+            ..alice
+        };
+        let key = Position::start(alice).key();
+        assert_eq!(
+            key,
+            Position::start(lady).key(),
+            "the position keys alone do not tell them apart"
+        );
+        let mut tt = TranspositionTable::new(1).unwrap();
+        tt.store(key, 0, Move::NONE, 55, 55, 9, TtBound::Exact);
+        assert!(tt.probe(key, 0).is_some());
+        let others = [
+            lady,
+            Rules {
+                variant: Variant::ODonohue,
+                ..alice
+            },
+            Rules {
+                variant: Variant::Alice3,
+                ..alice
+            },
+            Rules {
+                en_passant: EnPassant::Normal,
+                ..alice
+            },
+            Rules {
+                en_passant: EnPassant::Double,
+                ..alice
+            },
+            Rules {
+                chess960: true,
+                ..alice
+            },
+        ];
+        for rules in others {
+            tt.set_rules(rules);
+            assert!(tt.probe(key, 0).is_none(), "{rules:?} sees the standard entry");
+        }
+        tt.set_rules(alice);
+        assert_eq!(tt.probe(key, 0).map(|e| e.score), Some(55));
+        let keys: std::collections::HashSet<u64> = others.iter().map(|&r| rules_key(r)).collect();
+        assert_eq!(keys.len(), others.len());
+        assert_eq!(rules_key(alice), 0);
     }
 
     #[test]

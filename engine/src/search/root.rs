@@ -163,6 +163,7 @@ impl Searcher {
         if let Some(d) = skill.depth_cap() {
             limits.depth = Some(limits.depth.map_or(d, |x| x.min(d)));
         }
+        self.tt.set_rules(pos.rules());
         self.tt.new_search();
         let game_keys = game.history_keys();
         let time = TimeManager::new(
