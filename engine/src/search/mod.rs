@@ -15,6 +15,8 @@ mod report;
 mod root;
 mod see;
 mod strength;
+#[cfg(test)]
+mod tests;
 mod thread;
 
 pub use limits::{Clock, Limits};

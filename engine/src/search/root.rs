@@ -330,10 +330,12 @@ impl Worker<'_> {
         };
         loop {
             let score = self.search(pos, alpha, beta, depth, 0, false);
+            // Sort even when stopped: a move that beat the best one in this unfinished
+            // iteration comes first (moves not searched yet keep their older scores).
+            self.root_moves[self.pv_index..].sort_by_key(|r| std::cmp::Reverse(r.score));
             if self.stopped {
                 return;
             }
-            self.root_moves[self.pv_index..].sort_by_key(|r| std::cmp::Reverse(r.score));
             let slow = self.shared.time.elapsed() > Duration::from_secs(3);
             if score <= alpha {
                 if self.id == 0 && slow {

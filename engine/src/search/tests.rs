@@ -1,0 +1,58 @@
+//! Search behaviour tests that need the searcher's internals.
+
+use super::{Limits, SearchControl, SearchOptions, SearchResult, Searcher};
+use crate::game::Game;
+use crate::position::Position;
+use crate::rules::Rules;
+
+fn fresh_search(pos: &Position, limits: &Limits) -> SearchResult {
+    let mut searcher = Searcher::new(SearchOptions::default());
+    searcher.search(&Game::new(*pos), limits, &SearchControl::new(), &mut |_| {})
+}
+
+fn bench_positions() -> Vec<Position> {
+    crate::bench::BENCH_FENS
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(|fen| Position::from_fen(fen, Rules::default()).unwrap())
+        .collect()
+}
+
+#[test]
+fn a_better_move_of_an_unfinished_iteration_is_kept() {
+    // Find positions whose best move changes from depth d - 1 to depth d, then stop a search
+    // just before iteration d ends (one thread: node limits are exact and the search is
+    // deterministic). The move found by iteration d must be played, not the older one.
+    let mut checked = 0;
+    for pos in bench_positions().iter().take(20) {
+        for depth in 4..=8 {
+            let before = fresh_search(pos, &Limits::depth(depth - 1));
+            let after = fresh_search(pos, &Limits::depth(depth));
+            if before.best == after.best || after.depth != depth {
+                continue;
+            }
+            let cut = fresh_search(pos, &Limits::nodes(after.nodes - 1));
+            assert_eq!(
+                cut.depth,
+                depth - 1,
+                "{}: iteration {depth} is unfinished",
+                pos.to_fen()
+            );
+            assert_eq!(
+                cut.best,
+                after.best,
+                "{}: the better move of the unfinished iteration {depth} was dropped",
+                pos.to_fen()
+            );
+            checked += 1;
+            break;
+        }
+        if checked >= 3 {
+            break;
+        }
+    }
+    assert!(
+        checked >= 1,
+        "no bench position changes its best move between iterations"
+    );
+}
