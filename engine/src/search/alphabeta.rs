@@ -3,7 +3,7 @@
 use super::history::piece_cell;
 use super::movepick::MovePicker;
 use super::see::see_ge;
-use super::thread::Worker;
+use super::thread::{StackEntry, Worker};
 use super::{INFINITY, MATE, MATE_BOUND, MAX_PLY};
 use crate::eval::evaluate;
 use crate::position::Position;
@@ -89,8 +89,7 @@ impl Worker<'_> {
             _ => static_eval,
         };
         self.stack[ply].static_eval = static_eval;
-        // Improving: our position got better than two plies ago; prune less when it did.
-        let improving = !in_check && ply >= 2 && static_eval > self.stack[ply - 2].static_eval;
+        let improving = improving(&self.stack, ply, static_eval);
         self.stack[ply + 1].moved = None;
 
         if !pv_node && !in_check {
@@ -283,6 +282,21 @@ impl Worker<'_> {
             self.search(pos, beta - 1, beta, depth, ply, false)
         }
     }
+}
+
+/// Improving: our static evaluation got better than at our previous node (two plies up, or
+/// four when we were in check there); pruning is more careful when it did. In check (no
+/// static evaluation) or without an earlier evaluation to compare with, it is false.
+pub(crate) fn improving(stack: &[StackEntry], ply: usize, static_eval: i32) -> bool {
+    if static_eval == -INFINITY {
+        return false;
+    }
+    [2, 4]
+        .into_iter()
+        .filter(|&back| ply >= back)
+        .map(|back| stack[ply - back].static_eval)
+        .find(|&earlier| earlier != -INFINITY)
+        .is_some_and(|earlier| static_eval > earlier)
 }
 
 /// True when the side to move has a piece other than king and pawns.

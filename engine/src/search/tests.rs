@@ -56,3 +56,30 @@ fn a_better_move_of_an_unfinished_iteration_is_kept() {
         "no bench position changes its best move between iterations"
     );
 }
+
+#[test]
+fn improving_looks_past_a_node_in_check() {
+    use super::alphabeta::improving;
+    use super::thread::StackEntry;
+    use super::INFINITY;
+    let stack = |evals: &[i32]| -> Vec<StackEntry> {
+        evals
+            .iter()
+            .map(|&static_eval| StackEntry {
+                static_eval,
+                ..StackEntry::default()
+            })
+            .collect()
+    };
+    // Two plies back we were in check: compare with four plies back.
+    let s = stack(&[100, 0, -INFINITY, 0, 50]);
+    assert!(!improving(&s, 4, 50), "50 is worse than 100 four plies back");
+    assert!(improving(&s, 4, 150));
+    // Ordinary case and the edges.
+    let s = stack(&[0, 0, 20, 0, 30]);
+    assert!(improving(&s, 4, 30) && !improving(&s, 4, 10));
+    assert!(!improving(&s, 4, -INFINITY), "in check now");
+    assert!(!improving(&s, 1, 30), "nothing to compare with");
+    let s = stack(&[-INFINITY, 0, -INFINITY, 0, 30]);
+    assert!(!improving(&s, 4, 30), "in check at both earlier nodes");
+}
