@@ -109,7 +109,9 @@ impl Worker<'_> {
                 child.make_null_move();
                 self.stack[ply].moved = None;
                 self.keys.push(pos.key());
+                let barrier = std::mem::replace(&mut self.null_barrier, self.keys.len());
                 let score = -self.search(&child, -beta, -beta + 1, depth - r, ply + 1, !cut_node);
+                self.null_barrier = barrier;
                 self.keys.pop();
                 if self.stopped {
                     return 0;

@@ -83,3 +83,19 @@ fn improving_looks_past_a_node_in_check() {
     let s = stack(&[-INFINITY, 0, -INFINITY, 0, 30]);
     assert!(!improving(&s, 4, 30), "in check at both earlier nodes");
 }
+
+#[test]
+fn repetitions_are_not_found_across_a_null_move() {
+    use super::thread::repetition;
+    // Path: positions 1 2 3 4, and now position 1 again (four plies later): a repetition
+    // on the path.
+    let keys = [1, 2, 3, 4];
+    assert!(repetition(&keys, 0, 1, 10));
+    assert!(!repetition(&keys, 0, 1, 3), "the halfmove clock bounds the reach");
+    // A null move after the second position: the search sees only the keys after it.
+    assert!(!repetition(&keys[2..], 0, 1, 10), "key 1 lies before the null move");
+    // Threefold with the game history before the root.
+    let game = [7, 0, 7, 0, 1, 2];
+    assert!(repetition(&game, 4, 7, 20));
+    assert!(!repetition(&game, 4, 7, 5));
+}
