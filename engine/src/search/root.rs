@@ -103,6 +103,12 @@ impl Searcher {
         self.histories.iter_mut().for_each(History::clear);
     }
 
+    /// The killer moves of search thread `thread` (tests).
+    #[cfg(test)]
+    pub(crate) fn killers(&self, thread: usize) -> &[[Move; 2]] {
+        &self.histories[thread].killers
+    }
+
     /// Per-mille fill of the transposition table.
     pub fn hashfull(&self) -> u32 {
         self.tt.hashfull()
@@ -165,6 +171,8 @@ impl Searcher {
         }
         self.tt.set_rules(pos.rules());
         self.tt.new_search();
+        // Killers belong to the plies of one search tree: a new root makes them stale.
+        self.histories.iter_mut().for_each(History::clear_killers);
         let game_keys = game.history_keys();
         let time = TimeManager::new(
             &limits,

@@ -99,3 +99,23 @@ fn repetitions_are_not_found_across_a_null_move() {
     assert!(repetition(&game, 4, 7, 20));
     assert!(!repetition(&game, 4, 7, 5));
 }
+
+#[test]
+fn killers_are_cleared_between_searches() {
+    let positions = bench_positions();
+    let mut searcher = Searcher::new(SearchOptions::default());
+    let control = SearchControl::new();
+    searcher.search(&Game::new(positions[1]), &Limits::depth(9), &control, &mut |_| {});
+    assert!(
+        searcher.killers(0).iter().skip(2).any(|k| !k[0].is_none()),
+        "a deep search leaves killers"
+    );
+    // A depth-1 search reaches main-search nodes only at the root (ply 0) and ply 1: no killer
+    // of a deeper ply may survive from the previous search.
+    searcher.search(&Game::new(positions[5]), &Limits::depth(1), &control, &mut |_| {});
+    assert!(searcher
+        .killers(0)
+        .iter()
+        .skip(2)
+        .all(|k| k[0].is_none() && k[1].is_none()));
+}
