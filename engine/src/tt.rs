@@ -63,6 +63,13 @@ struct Slot {
     data: AtomicU64,
 }
 
+/// Four entries in one 64-byte cache line: a probe touches one line, not two.
+#[derive(Default)]
+#[repr(align(64))]
+struct Bucket {
+    slots: [Slot; ENTRIES_PER_BUCKET],
+}
+
 /// Packs an entry: move 21 bits, score 16, eval 16, depth 6, bound 2, age 3.
 fn pack(mv: Move, score: i32, eval: i32, depth: i32, bound: TtBound, age: u8) -> u64 {
     (mv.raw() as u64 & 0x1F_FFFF)
@@ -128,8 +135,7 @@ pub fn rules_key(rules: Rules) -> u64 {
 
 /// The shared transposition table.
 pub struct TranspositionTable {
-    slots: Vec<Slot>,
-    buckets: usize,
+    buckets: Vec<Bucket>,
     age: AtomicU64,
     /// [`rules_key`] of the rules searched now, mixed into every key.
     rules_key: u64,
@@ -140,15 +146,13 @@ impl TranspositionTable {
     /// memory cannot be had.
     pub fn new(mb: usize) -> Result<TranspositionTable, String> {
         let bytes = mb.max(1).checked_mul(1 << 20).ok_or("hash size overflows")?;
-        let buckets = (bytes / (16 * ENTRIES_PER_BUCKET)).max(1);
-        let len = buckets * ENTRIES_PER_BUCKET;
-        let mut slots = Vec::new();
-        slots
+        let len = (bytes / std::mem::size_of::<Bucket>()).max(1);
+        let mut buckets = Vec::new();
+        buckets
             .try_reserve_exact(len)
             .map_err(|_| format!("cannot allocate {mb} MB for the hash table"))?;
-        slots.resize_with(len, Slot::default);
+        buckets.resize_with(len, Bucket::default);
         Ok(TranspositionTable {
-            slots,
             buckets,
             age: AtomicU64::new(0),
             rules_key: 0,
@@ -157,7 +161,7 @@ impl TranspositionTable {
 
     /// Empties the table.
     pub fn clear(&mut self) {
-        for slot in &mut self.slots {
+        for slot in self.buckets.iter_mut().flat_map(|b| b.slots.iter_mut()) {
             *slot.check.get_mut() = 0;
             *slot.data.get_mut() = 0;
         }
@@ -179,9 +183,9 @@ impl TranspositionTable {
     }
 
     #[inline(always)]
-    fn bucket(&self, key: u64) -> &[Slot] {
-        let index = ((key as u128 * self.buckets as u128) >> 64) as usize;
-        &self.slots[index * ENTRIES_PER_BUCKET..(index + 1) * ENTRIES_PER_BUCKET]
+    fn bucket(&self, key: u64) -> &[Slot; ENTRIES_PER_BUCKET] {
+        let index = ((key as u128 * self.buckets.len() as u128) >> 64) as usize;
+        &self.buckets[index].slots
     }
 
     /// Looks up `key` at distance `ply` from the root.
@@ -266,8 +270,10 @@ impl TranspositionTable {
     /// Per-mille fill of the table among the first 1000 entries, counting this generation.
     pub fn hashfull(&self) -> u32 {
         let age = self.current_age();
-        self.slots
+        let entries = self.buckets.len() * ENTRIES_PER_BUCKET;
+        self.buckets
             .iter()
+            .flat_map(|b| b.slots.iter())
             .take(1000)
             .filter(|s| {
                 let data = s.data.load(Ordering::Relaxed);
@@ -275,7 +281,7 @@ impl TranspositionTable {
             })
             .count() as u32
             * 1000
-            / self.slots.len().min(1000) as u32
+            / entries.min(1000) as u32
     }
 }
 
@@ -362,6 +368,15 @@ mod tests {
         let keys: std::collections::HashSet<u64> = others.iter().map(|&r| rules_key(r)).collect();
         assert_eq!(keys.len(), others.len());
         assert_eq!(rules_key(alice), 0);
+    }
+
+    #[test]
+    fn buckets_fill_cache_lines() {
+        assert_eq!(std::mem::size_of::<Bucket>(), 64);
+        assert_eq!(std::mem::align_of::<Bucket>(), 64);
+        let tt = TranspositionTable::new(1).unwrap();
+        assert_eq!(tt.buckets.len(), (1 << 20) / 64);
+        assert_eq!(tt.buckets.as_ptr() as usize % 64, 0);
     }
 
     #[test]

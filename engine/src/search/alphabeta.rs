@@ -1,5 +1,6 @@
 //! Principal variation search (negamax, fail-soft) with the pruning and reduction steps.
 
+use super::checks::may_give_check;
 use super::history::piece_cell;
 use super::movepick::MovePicker;
 use super::see::see_ge;
@@ -107,6 +108,7 @@ impl Worker<'_> {
                 let r = params.nmp_base + depth / params.nmp_depth_div + ((eval - beta) / 200).min(3);
                 let mut child = *pos;
                 child.make_null_move();
+                self.count_copy_make();
                 self.stack[ply].moved = None;
                 self.keys.push(pos.key());
                 let barrier = std::mem::replace(&mut self.null_barrier, self.keys.len());
@@ -148,8 +150,16 @@ impl Worker<'_> {
                 continue;
             }
             let quiet = !mv.is_noisy();
-            let child = pos.after(mv);
-            let gives_check = child.in_check();
+            // The child is made before pruning only when the move may check (a cheap test
+            // rules most moves out); the others are made once pruning has passed them.
+            let mut made = None;
+            if may_give_check(pos, mv) {
+                self.count_copy_make();
+                made = Some(pos.after(mv));
+            } else {
+                debug_assert!(!pos.gives_check(mv), "check pre-test missed {mv:?} in {}", pos.to_fen());
+            }
+            let gives_check = made.as_ref().is_some_and(Position::in_check);
             // Pruning never touches a checking move, so a mating move is never pruned.
             if !root && best_score > -MATE_BOUND && !gives_check {
                 if quiet {
@@ -175,6 +185,13 @@ impl Worker<'_> {
                     continue;
                 }
             }
+            let child = match made {
+                Some(child) => child,
+                None => {
+                    self.count_copy_make();
+                    pos.after(mv)
+                }
+            };
             moves_searched += 1;
             if root && self.id == 0 {
                 self.report_currmove(mv, moves_searched);
@@ -188,7 +205,7 @@ impl Worker<'_> {
             let mut score;
             if depth >= 3 && moves_searched > 1 + pv_node as i32 && (quiet || !see_ge(pos, mv, 0)) {
                 // Late move reduction: later moves are searched shallower first.
-                let mut r = params.lmr(depth, moves_searched);
+                let mut r = self.shared.reductions.get(depth, moves_searched);
                 r -= pv_node as i32 + gives_check as i32;
                 r += !improving as i32 + cut_node as i32;
                 if quiet {

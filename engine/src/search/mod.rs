@@ -6,6 +6,7 @@
 //! prints).
 
 mod alphabeta;
+mod checks;
 mod history;
 mod limits;
 mod movepick;

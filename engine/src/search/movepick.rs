@@ -6,6 +6,7 @@ use super::see::{see_ge, SEE_VALUES};
 use crate::position::Position;
 use crate::types::{Move, MoveList, MAX_MOVES};
 use crate::GenType;
+use arrayvec::ArrayVec;
 
 #[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Debug)]
 enum Stage {
@@ -26,7 +27,8 @@ pub struct MovePicker {
     killers: [Move; 2],
     killer_index: usize,
     moves: MoveList,
-    scores: [i32; MAX_MOVES],
+    /// Ordering scores, index for index with `moves` (filled as moves are generated).
+    scores: ArrayVec<i32, MAX_MOVES>,
     index: usize,
     bad: MoveList,
     bad_index: usize,
@@ -45,7 +47,7 @@ impl MovePicker {
             killers,
             killer_index: 0,
             moves: MoveList::new(),
-            scores: [0; MAX_MOVES],
+            scores: ArrayVec::new(),
             index: 0,
             bad: MoveList::new(),
             bad_index: 0,
@@ -108,11 +110,10 @@ impl MovePicker {
                 }
                 Stage::GenNoisy => {
                     pos.generate(GenType::Noisy, &mut self.moves);
-                    for i in 0..self.moves.len() {
-                        let mv = self.moves[i];
+                    for &mv in &self.moves {
                         let victim = pos.captured_piece(mv).map_or(0, |p| SEE_VALUES[p.kind().index()]);
                         let promo = mv.promotion().map_or(0, |k| SEE_VALUES[k.index()]);
-                        self.scores[i] = (victim + promo) * 16 + history.capture_score(pos, mv);
+                        self.scores.push((victim + promo) * 16 + history.capture_score(pos, mv));
                     }
                     self.index = 0;
                     self.stage = Stage::GoodNoisy;
@@ -148,8 +149,9 @@ impl MovePicker {
                 Stage::GenQuiet => {
                     let start = self.moves.len();
                     pos.generate(GenType::Quiet, &mut self.moves);
-                    for i in start..self.moves.len() {
-                        self.scores[i] = history.quiet_score(pos, self.moves[i], self.prev);
+                    debug_assert_eq!(self.scores.len(), start);
+                    for &mv in &self.moves[start..] {
+                        self.scores.push(history.quiet_score(pos, mv, self.prev));
                     }
                     self.index = start;
                     self.stage = Stage::Quiets;

@@ -2,7 +2,7 @@
 //! threads sharing the transposition table, and progress reports.
 
 use super::history::History;
-use super::params::SearchParams;
+use super::params::{Reductions, SearchParams};
 use super::report::{Bound, Report, Score, SearchInfo, SearchResult};
 use super::thread::{RootMove, SearchControl, Shared, Worker};
 use super::{strength, Limits, INFINITY, MATE, MATE_BOUND, MAX_PLY};
@@ -51,6 +51,9 @@ pub struct Searcher {
     histories: Vec<History>,
     params: SearchParams,
     eval: EvalParams,
+    /// Positions made by all searches so far (the `stats` build).
+    #[cfg(feature = "stats")]
+    pub copy_makes: u64,
 }
 
 impl Searcher {
@@ -64,6 +67,8 @@ impl Searcher {
             histories,
             params: SearchParams::default(),
             eval: EvalParams::default(),
+            #[cfg(feature = "stats")]
+            copy_makes: 0,
         }
     }
 
@@ -189,8 +194,11 @@ impl Searcher {
             limits: &limits,
             time,
             params: &self.params,
+            reductions: Reductions::new(&self.params),
             eval: &self.eval,
             threads,
+            #[cfg(feature = "stats")]
+            copy_makes: AtomicU64::new(0),
         };
         let (main_history, helper_histories) = self.histories.split_first_mut().expect("at least one history");
         let mut main = Worker::new(0, &shared, main_history, &game_keys, root_moves.clone(), Some(report));
@@ -212,6 +220,10 @@ impl Searcher {
             result
         });
         root_moves = main.root_moves;
+        #[cfg(feature = "stats")]
+        {
+            self.copy_makes += shared.copy_makes.load(Ordering::Relaxed);
+        }
         let best = skill.pick(&root_moves[..multipv.min(root_moves.len())], pos.key());
         let ponder = if best == root_moves[0].mv {
             root_moves[0].pv.get(1).copied()

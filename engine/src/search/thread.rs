@@ -1,7 +1,7 @@
 //! Per-thread search state and what all threads share.
 
 use super::history::History;
-use super::params::SearchParams;
+use super::params::{Reductions, SearchParams};
 use super::{Limits, MAX_PLY};
 use crate::eval::EvalParams;
 use crate::time::TimeManager;
@@ -59,8 +59,13 @@ pub(crate) struct Shared<'a> {
     pub limits: &'a Limits,
     pub time: TimeManager,
     pub params: &'a SearchParams,
+    /// Late-move reductions from `params`.
+    pub reductions: Reductions,
     pub eval: &'a EvalParams,
     pub threads: usize,
+    /// Positions made by all threads (the `stats` build).
+    #[cfg(feature = "stats")]
+    pub copy_makes: AtomicU64,
 }
 
 impl Shared<'_> {
@@ -108,6 +113,9 @@ pub(crate) struct Worker<'a> {
     pub pv_index: usize,
     pub root_depth: i32,
     pub stopped: bool,
+    /// Positions this thread made (the `stats` build).
+    #[cfg(feature = "stats")]
+    pub copy_makes: u64,
     /// Where progress goes (the main thread only).
     pub reporter: Option<&'a mut dyn FnMut(super::Report)>,
 }
@@ -137,6 +145,8 @@ impl<'a> Worker<'a> {
             pv_index: 0,
             root_depth: 0,
             stopped: false,
+            #[cfg(feature = "stats")]
+            copy_makes: 0,
             reporter,
         }
     }
@@ -171,9 +181,20 @@ impl<'a> Worker<'a> {
         self.stopped
     }
 
-    /// Publishes the node count.
+    /// Publishes the node count (and, in the `stats` build, the copy-make count).
     pub fn flush_nodes(&self) {
         self.shared.nodes[self.id].store(self.nodes, Ordering::Relaxed);
+        #[cfg(feature = "stats")]
+        self.shared.copy_makes.fetch_add(self.copy_makes, Ordering::Relaxed);
+    }
+
+    /// Counts one position made from another (only in the `stats` build).
+    #[inline(always)]
+    pub fn count_copy_make(&mut self) {
+        #[cfg(feature = "stats")]
+        {
+            self.copy_makes += 1;
+        }
     }
 
     /// Repetition: twofold inside the search path, threefold with the game history; never
