@@ -150,6 +150,8 @@ impl Worker<'_> {
                 continue;
             }
             let quiet = !mv.is_noisy();
+            // The picker's exchange result, when it has one, spares running SEE again.
+            let known_see = picker.last_see();
             // The child is made before pruning only when the move may check (a cheap test
             // rules most moves out); the others are made once pruning has passed them.
             let mut made = None;
@@ -180,7 +182,7 @@ impl Worker<'_> {
                     if depth <= 8 && !see_ge(pos, mv, -params.see_quiet * depth) {
                         continue;
                     }
-                } else if depth <= 8 && !see_ge(pos, mv, -params.see_noisy * depth * depth) {
+                } else if depth <= 8 && known_see != Some(true) && !see_ge(pos, mv, -params.see_noisy * depth * depth) {
                     // SEE pruning of clearly losing captures.
                     continue;
                 }
@@ -203,7 +205,10 @@ impl Worker<'_> {
             let new_depth = depth - 1 + extension;
             self.keys.push(pos.key());
             let mut score;
-            if depth >= 3 && moves_searched > 1 + pv_node as i32 && (quiet || !see_ge(pos, mv, 0)) {
+            if depth >= 3
+                && moves_searched > 1 + pv_node as i32
+                && (quiet || !known_see.unwrap_or_else(|| see_ge(pos, mv, 0)))
+            {
                 // Late move reduction: later moves are searched shallower first.
                 let mut r = self.shared.reductions.get(depth, moves_searched);
                 r -= pv_node as i32 + gives_check as i32;

@@ -31,7 +31,11 @@ pub struct MovePicker {
     scores: ArrayVec<i32, MAX_MOVES>,
     index: usize,
     bad: MoveList,
+    /// Per bad capture: the SEE result against 0 when it was computed (false), else None.
+    bad_see: ArrayVec<Option<bool>, MAX_MOVES>,
     bad_index: usize,
+    /// Whether the move returned last has SEE >= 0, when the picker computed it.
+    last_see: Option<bool>,
     /// Quiet moves are skipped (quiescence search, or late-move pruning).
     skip_quiets: bool,
     prev: [Option<usize>; 2],
@@ -50,7 +54,9 @@ impl MovePicker {
             scores: ArrayVec::new(),
             index: 0,
             bad: MoveList::new(),
+            bad_see: ArrayVec::new(),
             bad_index: 0,
+            last_see: None,
             skip_quiets: false,
             prev,
         }
@@ -98,8 +104,16 @@ impl MovePicker {
         Some(self.moves[self.index - 1])
     }
 
+    /// For the move returned last: `Some(see_ge(pos, mv, 0))` when the picker computed the
+    /// exchange (captures sorted into good and bad), None otherwise. Callers reuse it instead
+    /// of running the exchange again.
+    pub fn last_see(&self) -> Option<bool> {
+        self.last_see
+    }
+
     /// The next move, or None when all are done.
     pub fn next(&mut self, pos: &Position, history: &History) -> Option<Move> {
+        self.last_see = None;
         loop {
             match self.stage {
                 Stage::TtMove => {
@@ -123,10 +137,17 @@ impl MovePicker {
                     Some(mv) => {
                         // Captures losing material by the Alice SEE wait until after the quiets.
                         let under_promo = mv.promotion().is_some_and(|k| k != crate::types::PieceKind::Queen);
-                        if under_promo || !see_ge(pos, mv, 0) {
+                        if under_promo {
                             self.bad.push(mv);
+                            self.bad_see.push(None);
                             continue;
                         }
+                        if !see_ge(pos, mv, 0) {
+                            self.bad.push(mv);
+                            self.bad_see.push(Some(false));
+                            continue;
+                        }
+                        self.last_see = Some(true);
                         return Some(mv);
                     }
                     None => self.stage = Stage::Killers,
@@ -170,6 +191,7 @@ impl MovePicker {
                 Stage::BadNoisy => {
                     if self.bad_index < self.bad.len() {
                         self.bad_index += 1;
+                        self.last_see = self.bad_see[self.bad_index - 1];
                         return Some(self.bad[self.bad_index - 1]);
                     }
                     self.stage = Stage::Done;

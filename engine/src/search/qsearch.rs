@@ -64,7 +64,7 @@ impl Worker<'_> {
         while let Some(mv) = picker.next(pos, self.history) {
             if !in_check {
                 // Losing captures and hopeless ones (delta pruning) are not worth searching.
-                if !see_ge(pos, mv, 0) {
+                if !picker.last_see().unwrap_or_else(|| see_ge(pos, mv, 0)) {
                     continue;
                 }
                 let gain = pos.captured_piece(mv).map_or(0, |p| SEE_VALUES[p.kind().index()]);
