@@ -211,7 +211,8 @@ impl TranspositionTable {
     }
 
     /// Stores a result. Replaces the same position's entry (keeping its move when the new
-    /// result has none), else the entry of least value (shallow and old).
+    /// result has none) unless that entry is worth more (see below), else the entry of least
+    /// value (shallow and old).
     #[allow(clippy::too_many_arguments)]
     pub fn store(&self, key: u64, ply: usize, mv: Move, score: i32, eval: i32, depth: i32, bound: TtBound) {
         debug_assert!(ply <= MAX_PLY);
@@ -227,8 +228,12 @@ impl TranspositionTable {
                 victim = i;
                 if check ^ data == key {
                     let (old_mv, _, _, old_depth, old_bound, _) = unpack(data);
-                    // Keep a deeper exact result of the same position unless this one is exact.
-                    if bound != TtBound::Exact && old_depth > depth + 3 && old_bound == TtBound::Exact {
+                    // A quiescence result (depth 0) never replaces a searched one of the same
+                    // position, and a deeper exact result stays unless this one is exact.
+                    let quiescence_over_search = depth == 0 && old_depth > 0;
+                    let over_deeper_exact =
+                        bound != TtBound::Exact && old_depth > depth + 3 && old_bound == TtBound::Exact;
+                    if quiescence_over_search || over_deeper_exact {
                         return;
                     }
                     let mv = if mv.is_none() { old_mv } else { mv };
@@ -368,6 +373,22 @@ mod tests {
         let keys: std::collections::HashSet<u64> = others.iter().map(|&r| rules_key(r)).collect();
         assert_eq!(keys.len(), others.len());
         assert_eq!(rules_key(alice), 0);
+    }
+
+    #[test]
+    fn a_quiescence_store_keeps_a_searched_entry() {
+        let tt = TranspositionTable::new(1).unwrap();
+        tt.store(77, 0, Move::NONE, 30, 10, 7, TtBound::Lower);
+        tt.store(77, 0, Move::NONE, -5, 10, 0, TtBound::Upper);
+        let e = tt.probe(77, 0).unwrap();
+        assert_eq!((e.depth, e.score, e.bound), (7, 30, TtBound::Lower));
+        // Searched results replace each other as before.
+        tt.store(77, 0, Move::NONE, 12, 10, 2, TtBound::Upper);
+        assert_eq!(tt.probe(77, 0).unwrap().depth, 2);
+        // And quiescence results replace quiescence results.
+        tt.store(78, 0, Move::NONE, 1, 1, 0, TtBound::Upper);
+        tt.store(78, 0, Move::NONE, 2, 1, 0, TtBound::Lower);
+        assert_eq!(tt.probe(78, 0).unwrap().score, 2);
     }
 
     #[test]
