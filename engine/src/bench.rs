@@ -22,6 +22,9 @@ pub struct BenchResult {
     pub time_ms: u64,
     /// Nodes per second.
     pub nps: u64,
+    /// Positions the search made (the `stats` build).
+    #[cfg(feature = "stats")]
+    pub copy_makes: u64,
 }
 
 /// The bench positions.
@@ -55,5 +58,7 @@ pub fn run(depth: u32, progress: &mut dyn FnMut(usize, &str, u64)) -> BenchResul
         nodes,
         time_ms: ms,
         nps: nodes * 1000 / ms.max(1),
+        #[cfg(feature = "stats")]
+        copy_makes: searcher.copy_makes,
     }
 }

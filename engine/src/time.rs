@@ -60,11 +60,6 @@ impl TimeManager {
             _ => false,
         }
     }
-
-    /// True when the search has a time limit.
-    pub fn is_timed(&self) -> bool {
-        self.hard.is_some()
-    }
 }
 
 #[cfg(test)]
@@ -97,8 +92,63 @@ mod tests {
         ] {
             let m = manager(t, inc, mtg);
             assert!(m.hard.unwrap() <= Duration::from_millis(t), "{t} {inc} {mtg:?}");
-            assert!(m.soft.unwrap() <= m.hard.unwrap().max(m.soft.unwrap()));
         }
+    }
+
+    #[test]
+    fn soft_limit_is_within_the_hard_limit() {
+        for t in [20, 100, 1000, 10_000, 600_000] {
+            for inc in [0, 10, 100, 5000] {
+                for mtg in [None, Some(1), Some(2), Some(40)] {
+                    let m = manager(t, inc, mtg);
+                    let (soft, hard) = (m.soft.unwrap(), m.hard.unwrap());
+                    assert!(soft <= hard, "{t} {inc} {mtg:?}: soft {soft:?} > hard {hard:?}");
+                    assert!(soft >= Duration::from_millis(1), "{t} {inc} {mtg:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn more_time_or_increment_plans_longer() {
+        let soft = |t, inc| manager(t, inc, None).soft.unwrap();
+        assert!(soft(60_000, 0) > soft(10_000, 0));
+        assert!(soft(10_000, 1000) > soft(10_000, 0));
+        // With one move to the control, most of the clock may go into it.
+        assert!(manager(10_000, 0, Some(1)).hard.unwrap() > manager(10_000, 0, Some(30)).hard.unwrap());
+    }
+
+    #[test]
+    fn soft_limit_scales_and_the_hard_limit_caps_it() {
+        // 100 s, no increment: soft 2 s, hard about 10 s. The start lies in the past, so the
+        // outcome does not depend on how fast the test runs (margins of seconds).
+        let limits = Limits {
+            clock: Some(Clock {
+                time: [Some(Duration::from_secs(100)); 2],
+                inc: [Duration::ZERO; 2],
+                moves_to_go: None,
+            }),
+            ..Limits::default()
+        };
+        let since = |ms| Instant::now().checked_sub(Duration::from_millis(ms)).unwrap();
+        let control = SearchControl::new();
+        let m = TimeManager::new(&limits, Color::White, Duration::ZERO, since(2500));
+        let soft = m.soft.unwrap();
+        assert!(
+            soft > Duration::from_millis(1990) && soft <= Duration::from_secs(2),
+            "{soft:?}"
+        );
+        assert!(m.soft_limit_reached(&control, 1.0));
+        assert!(!m.soft_limit_reached(&control, 2.0));
+        assert!(!m.hard_limit_reached(&control));
+        let late = TimeManager::new(&limits, Color::White, Duration::ZERO, since(20_000));
+        assert!(
+            late.soft_limit_reached(&control, 50.0),
+            "the hard limit caps the scaled soft limit"
+        );
+        assert!(late.hard_limit_reached(&control));
+        control.reset(true);
+        assert!(!late.soft_limit_reached(&control, 1.0) && !late.hard_limit_reached(&control));
     }
 
     #[test]

@@ -4,7 +4,12 @@
 //! when the two words still combine to its key, so a torn write (two threads storing at
 //! once) is seen as a miss instead of as wrong data. Moves read from the table are checked
 //! with `Position::is_legal` before use anyway.
+//!
+//! Position keys do not encode the rules (the start positions of several variants share a
+//! key), so the table mixes a key of the rules in use into every key it stores and probes:
+//! results under one rule set are never seen under another.
 
+use crate::rules::Rules;
 use crate::search::{MATE_BOUND, MAX_PLY};
 use crate::types::Move;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -58,6 +63,13 @@ struct Slot {
     data: AtomicU64,
 }
 
+/// Four entries in one 64-byte cache line: a probe touches one line, not two.
+#[derive(Default)]
+#[repr(align(64))]
+struct Bucket {
+    slots: [Slot; ENTRIES_PER_BUCKET],
+}
+
 /// Packs an entry: move 21 bits, score 16, eval 16, depth 6, bound 2, age 3.
 fn pack(mv: Move, score: i32, eval: i32, depth: i32, bound: TtBound, age: u8) -> u64 {
     (mv.raw() as u64 & 0x1F_FFFF)
@@ -106,11 +118,27 @@ fn score_from_tt(score: i32, ply: usize) -> i32 {
     }
 }
 
+/// splitmix64 finaliser: spreads a small number over all 64 bits.
+fn mix(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// The key of a rule set: variant, en passant mode and Chess960 flag (zero for the default
+/// rules, so standard Alice keys are the positions' own).
+pub fn rules_key(rules: Rules) -> u64 {
+    let code = |r: Rules| (r.variant as u64) << 8 | (r.en_passant as u64) << 1 | r.chess960 as u64;
+    mix(code(rules)) ^ mix(code(Rules::default()))
+}
+
 /// The shared transposition table.
 pub struct TranspositionTable {
-    slots: Vec<Slot>,
-    buckets: usize,
+    buckets: Vec<Bucket>,
     age: AtomicU64,
+    /// [`rules_key`] of the rules searched now, mixed into every key.
+    rules_key: u64,
 }
 
 impl TranspositionTable {
@@ -118,27 +146,31 @@ impl TranspositionTable {
     /// memory cannot be had.
     pub fn new(mb: usize) -> Result<TranspositionTable, String> {
         let bytes = mb.max(1).checked_mul(1 << 20).ok_or("hash size overflows")?;
-        let buckets = (bytes / (16 * ENTRIES_PER_BUCKET)).max(1);
-        let len = buckets * ENTRIES_PER_BUCKET;
-        let mut slots = Vec::new();
-        slots
+        let len = (bytes / std::mem::size_of::<Bucket>()).max(1);
+        let mut buckets = Vec::new();
+        buckets
             .try_reserve_exact(len)
             .map_err(|_| format!("cannot allocate {mb} MB for the hash table"))?;
-        slots.resize_with(len, Slot::default);
+        buckets.resize_with(len, Bucket::default);
         Ok(TranspositionTable {
-            slots,
             buckets,
             age: AtomicU64::new(0),
+            rules_key: 0,
         })
     }
 
     /// Empties the table.
     pub fn clear(&mut self) {
-        for slot in &mut self.slots {
+        for slot in self.buckets.iter_mut().flat_map(|b| b.slots.iter_mut()) {
             *slot.check.get_mut() = 0;
             *slot.data.get_mut() = 0;
         }
         self.age.store(0, Ordering::Relaxed);
+    }
+
+    /// Sets the rules of the coming searches: entries stored under other rules become misses.
+    pub fn set_rules(&mut self, rules: Rules) {
+        self.rules_key = rules_key(rules);
     }
 
     /// Starts a new search generation (older entries become preferred victims).
@@ -151,13 +183,14 @@ impl TranspositionTable {
     }
 
     #[inline(always)]
-    fn bucket(&self, key: u64) -> &[Slot] {
-        let index = ((key as u128 * self.buckets as u128) >> 64) as usize;
-        &self.slots[index * ENTRIES_PER_BUCKET..(index + 1) * ENTRIES_PER_BUCKET]
+    fn bucket(&self, key: u64) -> &[Slot; ENTRIES_PER_BUCKET] {
+        let index = ((key as u128 * self.buckets.len() as u128) >> 64) as usize;
+        &self.buckets[index].slots
     }
 
     /// Looks up `key` at distance `ply` from the root.
     pub fn probe(&self, key: u64, ply: usize) -> Option<TtEntry> {
+        let key = key ^ self.rules_key;
         for slot in self.bucket(key) {
             let data = slot.data.load(Ordering::Relaxed);
             if slot.check.load(Ordering::Relaxed) ^ data == key && data != 0 {
@@ -178,10 +211,12 @@ impl TranspositionTable {
     }
 
     /// Stores a result. Replaces the same position's entry (keeping its move when the new
-    /// result has none), else the entry of least value (shallow and old).
+    /// result has none) unless that entry is worth more (see below), else the entry of least
+    /// value (shallow and old).
     #[allow(clippy::too_many_arguments)]
     pub fn store(&self, key: u64, ply: usize, mv: Move, score: i32, eval: i32, depth: i32, bound: TtBound) {
         debug_assert!(ply <= MAX_PLY);
+        let key = key ^ self.rules_key;
         let age = self.current_age();
         let bucket = self.bucket(key);
         let mut victim = 0;
@@ -193,8 +228,12 @@ impl TranspositionTable {
                 victim = i;
                 if check ^ data == key {
                     let (old_mv, _, _, old_depth, old_bound, _) = unpack(data);
-                    // Keep a deeper exact result of the same position unless this one is exact.
-                    if bound != TtBound::Exact && old_depth > depth + 3 && old_bound == TtBound::Exact {
+                    // A quiescence result (depth 0) never replaces a searched one of the same
+                    // position, and a deeper exact result stays unless this one is exact.
+                    let quiescence_over_search = depth == 0 && old_depth > 0;
+                    let over_deeper_exact =
+                        bound != TtBound::Exact && old_depth > depth + 3 && old_bound == TtBound::Exact;
+                    if quiescence_over_search || over_deeper_exact {
                         return;
                     }
                     let mv = if mv.is_none() { old_mv } else { mv };
@@ -236,8 +275,10 @@ impl TranspositionTable {
     /// Per-mille fill of the table among the first 1000 entries, counting this generation.
     pub fn hashfull(&self) -> u32 {
         let age = self.current_age();
-        self.slots
+        let entries = self.buckets.len() * ENTRIES_PER_BUCKET;
+        self.buckets
             .iter()
+            .flat_map(|b| b.slots.iter())
             .take(1000)
             .filter(|s| {
                 let data = s.data.load(Ordering::Relaxed);
@@ -245,7 +286,7 @@ impl TranspositionTable {
             })
             .count() as u32
             * 1000
-            / self.slots.len().min(1000) as u32
+            / entries.min(1000) as u32
     }
 }
 
@@ -280,6 +321,83 @@ mod tests {
         tt.store(42, 0, Move::NONE, -1234, 777, 0, TtBound::Upper);
         let e = tt.probe(42, 0).unwrap();
         assert_eq!((e.score, e.eval, e.bound), (-1234, 777, TtBound::Upper));
+    }
+
+    #[test]
+    fn rule_sets_do_not_share_entries() {
+        use crate::rules::{EnPassant, Variant};
+        use crate::Position;
+        let alice = Rules::default();
+        let lady = Rules {
+            variant: Variant::LadyAlice,
+            ..alice
+        };
+        let key = Position::start(alice).key();
+        assert_eq!(
+            key,
+            Position::start(lady).key(),
+            "the position keys alone do not tell them apart"
+        );
+        let mut tt = TranspositionTable::new(1).unwrap();
+        tt.store(key, 0, Move::NONE, 55, 55, 9, TtBound::Exact);
+        assert!(tt.probe(key, 0).is_some());
+        let others = [
+            lady,
+            Rules {
+                variant: Variant::ODonohue,
+                ..alice
+            },
+            Rules {
+                variant: Variant::Alice3,
+                ..alice
+            },
+            Rules {
+                en_passant: EnPassant::Normal,
+                ..alice
+            },
+            Rules {
+                en_passant: EnPassant::Double,
+                ..alice
+            },
+            Rules {
+                chess960: true,
+                ..alice
+            },
+        ];
+        for rules in others {
+            tt.set_rules(rules);
+            assert!(tt.probe(key, 0).is_none(), "{rules:?} sees the standard entry");
+        }
+        tt.set_rules(alice);
+        assert_eq!(tt.probe(key, 0).map(|e| e.score), Some(55));
+        let keys: std::collections::HashSet<u64> = others.iter().map(|&r| rules_key(r)).collect();
+        assert_eq!(keys.len(), others.len());
+        assert_eq!(rules_key(alice), 0);
+    }
+
+    #[test]
+    fn a_quiescence_store_keeps_a_searched_entry() {
+        let tt = TranspositionTable::new(1).unwrap();
+        tt.store(77, 0, Move::NONE, 30, 10, 7, TtBound::Lower);
+        tt.store(77, 0, Move::NONE, -5, 10, 0, TtBound::Upper);
+        let e = tt.probe(77, 0).unwrap();
+        assert_eq!((e.depth, e.score, e.bound), (7, 30, TtBound::Lower));
+        // Searched results replace each other as before.
+        tt.store(77, 0, Move::NONE, 12, 10, 2, TtBound::Upper);
+        assert_eq!(tt.probe(77, 0).unwrap().depth, 2);
+        // And quiescence results replace quiescence results.
+        tt.store(78, 0, Move::NONE, 1, 1, 0, TtBound::Upper);
+        tt.store(78, 0, Move::NONE, 2, 1, 0, TtBound::Lower);
+        assert_eq!(tt.probe(78, 0).unwrap().score, 2);
+    }
+
+    #[test]
+    fn buckets_fill_cache_lines() {
+        assert_eq!(std::mem::size_of::<Bucket>(), 64);
+        assert_eq!(std::mem::align_of::<Bucket>(), 64);
+        let tt = TranspositionTable::new(1).unwrap();
+        assert_eq!(tt.buckets.len(), (1 << 20) / 64);
+        assert_eq!(tt.buckets.as_ptr() as usize % 64, 0);
     }
 
     #[test]

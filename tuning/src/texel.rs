@@ -23,8 +23,8 @@
 //! the first and last ranks, unreachable mobility counts, king entries of per-kind tables) are
 //! frozen at their starting values. With a validation set (`holdout`), the weights of the epoch
 //! with the lowest validation loss are kept: on small self-play sets (a few thousand games) the
-//! full table overfits the game results within a few hundred epochs. [`weights_source`] writes
-//! the result in the format of the engine's `eval/weights.rs`.
+//! full table overfits the game results within a few hundred epochs. [`weights_text`] writes
+//! the result in the format of the engine's weights file, `engine/data/weights.txt`.
 
 use crate::datagen::parse_line;
 use rand::rngs::StdRng;
@@ -34,11 +34,10 @@ use std::io::{self, BufRead, BufReader};
 use std::ops::Range;
 use std::path::Path;
 use vorpal_engine::eval::params::GROUPS;
-use vorpal_engine::eval::{evaluate, evaluate_traced, CoefficientTrace, EvalParams, MAX_PHASE, NUM_PARAMS, S};
+use vorpal_engine::eval::{
+    evaluate, evaluate_traced, weights_file, CoefficientTrace, EvalParams, MAX_PHASE, NUM_PARAMS, S,
+};
 use vorpal_engine::{Color, Position, Rules};
-
-/// The engine's weights file, the template of the output's layout and comments.
-const TEMPLATE: &str = include_str!("../../engine/src/eval/weights.rs");
 
 /// Real-valued parameters: (middlegame, endgame) per parameter.
 pub type Theta = Vec<[f64; 2]>;
@@ -558,87 +557,16 @@ pub fn tune(
     }
 }
 
-/// The layout parts of the template: (lines up to the array's opening, group comments).
-fn template_parts() -> (Vec<&'static str>, Vec<&'static str>) {
-    let lines: Vec<&str> = TEMPLATE.lines().collect();
-    let open = lines.iter().position(|l| l.starts_with("pub const WEIGHTS"));
-    let Some(open) = open else {
-        let prefix = vec![
-            "//! Evaluation weights (`vorpal-tune` rewrites this file).",
-            "",
-            "use super::params::{NUM_PARAMS, S};",
-            "",
-            "/// The parameter table, in the index order of `params.rs`.",
-            "#[rustfmt::skip]",
-            "pub const WEIGHTS: [S; NUM_PARAMS] = [",
-        ];
-        return (prefix, Vec::new());
-    };
-    let comments = lines[open + 1..]
-        .iter()
-        .take_while(|l| !l.starts_with("];"))
-        .map(|l| l.trim())
-        .filter(|l| l.starts_with("//"))
-        .collect();
-    (lines[..=open].to_vec(), comments)
-}
-
-/// Rust source of a weights file holding `params`, laid out like the engine's
-/// `eval/weights.rs` (same header, group comments and rows of eight). With `note`, the first
-/// doc line says where the weights come from instead of the template's wording.
-pub fn weights_source(params: &[S], note: Option<&str>) -> String {
+/// The text of a weights file holding `params` (the format of `engine/data/weights.txt`),
+/// whose first comment line says where the weights come from (`note`).
+pub fn weights_text(params: &[S], note: &str) -> String {
     assert_eq!(params.len(), NUM_PARAMS, "parameter count");
-    let (prefix, comments) = template_parts();
-    let mut out = String::new();
-    for (i, line) in prefix.iter().enumerate() {
-        match note {
-            Some(note) if i == 0 && line.starts_with("//!") => {
-                out.push_str(&format!(
-                    "//! Evaluation weights ({note}; `vorpal-tune` rewrites this file).\n"
-                ));
-            }
-            _ => {
-                out.push_str(line);
-                out.push('\n');
-            }
-        }
-    }
-    for (g, &(name, start, len)) in GROUPS.iter().enumerate() {
-        match comments.get(g) {
-            Some(c) if comments.len() == GROUPS.len() => out.push_str(&format!("    {c}\n")),
-            _ => out.push_str(&format!("    // {name}\n")),
-        }
-        for row in params[start..start + len].chunks(8) {
-            let cells: Vec<String> = row.iter().map(|s| format!("S({}, {})", s.0, s.1)).collect();
-            out.push_str(&format!("    {},\n", cells.join(", ")));
-        }
-    }
-    out.push_str("];\n");
-    out
+    let values: Vec<(i32, i32)> = params.iter().map(|s| (s.0, s.1)).collect();
+    weights_file::write(&format!("Evaluation weights: {note}"), &GROUPS, &values)
 }
 
-/// Reads the parameter table back from a weights file's source.
+/// Reads the parameter table back from a weights file's text, checked against the layout.
 pub fn parse_weights(text: &str) -> Result<Vec<S>, String> {
-    let start = text
-        .find("pub const WEIGHTS")
-        .ok_or("no `pub const WEIGHTS` in the file")?;
-    let mut out = Vec::new();
-    for line in text[start..].lines().skip(1) {
-        if line.starts_with("];") {
-            break;
-        }
-        let code = line.split("//").next().unwrap_or("");
-        for cell in code.split("S(").skip(1) {
-            let inner = cell.split(')').next().ok_or("unclosed S(")?;
-            let mut nums = inner.split(',').map(|t| t.trim().parse::<i32>());
-            match (nums.next(), nums.next(), nums.next()) {
-                (Some(Ok(a)), Some(Ok(b)), None) => out.push(S(a, b)),
-                _ => return Err(format!("bad entry S({inner})")),
-            }
-        }
-    }
-    if out.len() != NUM_PARAMS {
-        return Err(format!("{} entries, expected {NUM_PARAMS}", out.len()));
-    }
-    Ok(out)
+    let file = weights_file::parse_checked(text, &GROUPS)?;
+    Ok(file.flat().into_iter().map(|(mg, eg)| S(mg, eg)).collect())
 }

@@ -218,37 +218,42 @@ fn fitted_k_recovers_the_generating_scale() {
 
 #[test]
 fn weights_file_has_the_engine_layout_and_parses_back() {
-    let engine_file = include_str!("../../engine/src/eval/weights.rs");
+    let engine_file = include_str!("../../engine/data/weights.txt");
     let default = EvalParams::default().0;
-    // The default table is written byte for byte as the engine's file.
-    assert_eq!(texel::weights_source(&default, None), engine_file);
+    // The engine's embedded table is the data file's, and writing it again gives the file.
     assert_eq!(texel::parse_weights(engine_file).unwrap(), default);
+    let note = engine_file
+        .lines()
+        .next()
+        .unwrap()
+        .trim_start_matches("# Evaluation weights: ");
+    assert_eq!(texel::weights_text(&default, note), engine_file);
 
+    // A tuner output file round-trips through the disk and the parser.
     let changed = perturbed(11, 30).0;
-    let source = texel::weights_source(&changed, Some("test note"));
-    assert!(source.starts_with("//! Evaluation weights (test note; `vorpal-tune` rewrites this file).\n"));
-    let body = &source[source.find("= [").unwrap()..];
-    assert_eq!(body.matches("S(").count(), NUM_PARAMS, "one `S(` entry per parameter");
-    for line in engine_file.lines().filter(|l| l.trim_start().starts_with("// ")) {
-        assert!(source.contains(line), "group comment kept: {line}");
-    }
+    let text = texel::weights_text(&changed, "test note");
+    assert!(text.starts_with("# Evaluation weights: test note\n"));
+    assert_eq!(text.lines().filter(|l| l.starts_with('[')).count(), GROUPS.len());
     assert_eq!(
-        engine_file
-            .lines()
-            .filter(|l| l.trim_start().starts_with("// "))
-            .count(),
-        GROUPS.len()
+        text.lines().count(),
+        engine_file.lines().count(),
+        "same layout, other numbers"
     );
-    // Same line structure as the engine's file, only numbers differ.
-    assert_eq!(source.lines().count(), engine_file.lines().count());
     let dir = std::env::temp_dir().join(format!("vorpal-texel-weights-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("weights.rs");
-    std::fs::write(&path, &source).unwrap();
+    let path = dir.join("weights.txt");
+    std::fs::write(&path, &text).unwrap();
     let back = texel::parse_weights(&std::fs::read_to_string(&path).unwrap()).unwrap();
     assert_eq!(back, changed);
-    assert!(texel::parse_weights("pub const WEIGHTS: [S; 2] = [\n    S(1, 2),\n];\n").is_err());
     std::fs::remove_dir_all(&dir).unwrap();
+    // Wrong files are refused with the reason.
+    let err = texel::parse_weights("[Material]\n1 2\n").unwrap_err();
+    assert!(err.contains("groups in the file"), "{err}");
+    let truncated = text
+        .replacen("80 112, ", "", 1)
+        .replacen(&format!("{} {}, ", changed[0].0, changed[0].1), "", 1);
+    let err = texel::parse_weights(&truncated).unwrap_err();
+    assert_eq!(err, "group 'Material' has 5 weights, the evaluation expects 6");
 }
 
 #[test]

@@ -4,10 +4,12 @@
 //! coefficient to a [`Trace`], so the `eval` command and the tuner see exactly the terms
 //! the search plays with.
 
+mod layout;
 pub mod params;
 mod terms;
 mod trace;
 mod weights;
+pub mod weights_file;
 
 pub use params::{EvalParams, NUM_PARAMS, S};
 pub use trace::{breakdown, Breakdown, CoefficientTrace, NoTrace, Trace};

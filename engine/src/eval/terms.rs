@@ -4,6 +4,7 @@ use super::params::{self as p, EvalParams, S};
 use super::trace::Trace;
 use crate::attacks;
 use crate::position::Position;
+use crate::rules::Variant;
 use crate::types::{Bitboard, BoardId, Color, PieceKind, Square};
 
 /// Rough piece values for "attacked by a lesser piece".
@@ -20,11 +21,14 @@ fn term<T: Trace>(params: &EvalParams, trace: &mut T, index: usize, color: Color
 pub(super) fn side_terms<T: Trace>(pos: &Position, params: &EvalParams, us: Color, trace: &mut T) -> S {
     let mut s = S::default();
     let them = us.flip();
+    let mut enemy_pawn_att = [Bitboard::EMPTY; 3];
+    for &board in pos.boards() {
+        enemy_pawn_att[board.index()] = pawn_attacks(pos.pieces(board, them, PieceKind::Pawn), them);
+    }
     for &board in pos.boards() {
         let blocked = pos.landing_blocked(board);
         let own = pos.color_on(board, us);
-        // Squares an enemy pawn on this board attacks: unsafe landing for mobility.
-        let enemy_pawn_att = pawn_attacks(pos.pieces(board, them, PieceKind::Pawn), them);
+        let unsafe_landing = unsafe_landing(pos, board, &enemy_pawn_att);
         for kind in PieceKind::ALL {
             for sq in pos.pieces(board, us, kind) {
                 s += term(params, trace, p::MATERIAL + kind.index(), us, 1);
@@ -33,8 +37,8 @@ pub(super) fn side_terms<T: Trace>(pos: &Position, params: &EvalParams, us: Colo
                     kind,
                     PieceKind::Knight | PieceKind::Bishop | PieceKind::Rook | PieceKind::Queen
                 ) {
-                    // Mobility on the piece's own board, to cells where it can land.
-                    let reach = attacks::piece(kind, sq, pos.occupied(board)) & !own & !blocked & !enemy_pawn_att;
+                    // Mobility on the piece's own board, to cells where it can land safely.
+                    let reach = attacks::piece(kind, sq, pos.occupied(board)) & !own & !blocked & !unsafe_landing;
                     let base = [
                         0,
                         p::MOBILITY_KNIGHT,
@@ -56,6 +60,25 @@ pub(super) fn side_terms<T: Trace>(pos: &Position, params: &EvalParams, us: Colo
     s += passed_pawns(pos, params, trace, us);
     s += king_danger(pos, params, trace, us);
     s
+}
+
+/// Squares where a piece moving on `board` ends up attacked by an enemy pawn on the board it
+/// lands on, whichever landing it may choose. `pawn_att` holds the enemy pawn attacks per
+/// board. A transferring piece lands on another board (three-board Alice: either other board
+/// where the square is empty); in O'Donohue it stays when the square is occupied on the
+/// other board; in Duo it may stay or transfer.
+fn unsafe_landing(pos: &Position, board: BoardId, pawn_att: &[Bitboard; 3]) -> Bitboard {
+    let other = board.other();
+    match pos.rules().variant {
+        Variant::ODonohue => {
+            let occ = pos.occupied(other);
+            (pawn_att[other.index()] & !occ) | (pawn_att[board.index()] & occ)
+        }
+        Variant::Duo => pawn_att[board.index()] & (pawn_att[other.index()] | pos.occupied(other)),
+        _ => pos
+            .other_boards(board)
+            .fold(Bitboard::FULL, |acc, b| acc & (pawn_att[b.index()] | pos.occupied(b))),
+    }
 }
 
 fn pawn_attacks(pawns: Bitboard, color: Color) -> Bitboard {
@@ -230,4 +253,32 @@ fn king_danger<T: Trace>(pos: &Position, params: &EvalParams, trace: &mut T, us:
         s += term(params, trace, p::INTERPOSER, us, interposers);
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{evaluate_traced, CoefficientTrace, EvalParams};
+    use super::p;
+    use crate::position::Position;
+    use crate::rules::Rules;
+
+    /// The knight mobility count White's single knight scores in `fen`.
+    fn knight_mobility(fen: &str) -> usize {
+        let pos = Position::from_fen(fen, Rules::default()).unwrap();
+        let mut trace = CoefficientTrace::default();
+        evaluate_traced(&pos, &EvalParams::default(), &mut trace);
+        let counts: Vec<usize> = (0..9)
+            .filter(|&n| trace.coefficients[p::MOBILITY_KNIGHT + n] != 0)
+            .collect();
+        assert_eq!(counts.len(), 1, "{fen}: one knight, one mobility term");
+        counts[0]
+    }
+
+    #[test]
+    fn mobility_counts_enemy_pawns_where_the_piece_lands() {
+        // A knight on d4 of board A lands on board B: a black pawn on d7 of board A (attacking
+        // c6 and e6 there) does not make its landing unsafe; the same pawn on board B does.
+        assert_eq!(knight_mobility("4k3/3p4/8/8/3N4/8/8/4K3 w - - 0 1"), 8);
+        assert_eq!(knight_mobility("4k3/3|p4/8/8/3N4/8/8/4K3 w - - 0 1"), 6);
+    }
 }

@@ -1,9 +1,10 @@
 //! Principal variation search (negamax, fail-soft) with the pruning and reduction steps.
 
+use super::checks::may_give_check;
 use super::history::piece_cell;
 use super::movepick::MovePicker;
 use super::see::see_ge;
-use super::thread::Worker;
+use super::thread::{StackEntry, Worker};
 use super::{INFINITY, MATE, MATE_BOUND, MAX_PLY};
 use crate::eval::evaluate;
 use crate::position::Position;
@@ -89,8 +90,7 @@ impl Worker<'_> {
             _ => static_eval,
         };
         self.stack[ply].static_eval = static_eval;
-        // Improving: our position got better than two plies ago; prune less when it did.
-        let improving = !in_check && ply >= 2 && static_eval > self.stack[ply - 2].static_eval;
+        let improving = improving(&self.stack, ply, static_eval);
         self.stack[ply + 1].moved = None;
 
         if !pv_node && !in_check {
@@ -108,9 +108,12 @@ impl Worker<'_> {
                 let r = params.nmp_base + depth / params.nmp_depth_div + ((eval - beta) / 200).min(3);
                 let mut child = *pos;
                 child.make_null_move();
+                self.count_copy_make();
                 self.stack[ply].moved = None;
                 self.keys.push(pos.key());
+                let barrier = std::mem::replace(&mut self.null_barrier, self.keys.len());
                 let score = -self.search(&child, -beta, -beta + 1, depth - r, ply + 1, !cut_node);
+                self.null_barrier = barrier;
                 self.keys.pop();
                 if self.stopped {
                     return 0;
@@ -147,8 +150,18 @@ impl Worker<'_> {
                 continue;
             }
             let quiet = !mv.is_noisy();
-            let child = pos.after(mv);
-            let gives_check = child.in_check();
+            // The picker's exchange result, when it has one, spares running SEE again.
+            let known_see = picker.last_see();
+            // The child is made before pruning only when the move may check (a cheap test
+            // rules most moves out); the others are made once pruning has passed them.
+            let mut made = None;
+            if may_give_check(pos, mv) {
+                self.count_copy_make();
+                made = Some(pos.after(mv));
+            } else {
+                debug_assert!(!pos.gives_check(mv), "check pre-test missed {mv:?} in {}", pos.to_fen());
+            }
+            let gives_check = made.as_ref().is_some_and(Position::in_check);
             // Pruning never touches a checking move, so a mating move is never pruned.
             if !root && best_score > -MATE_BOUND && !gives_check {
                 if quiet {
@@ -169,11 +182,18 @@ impl Worker<'_> {
                     if depth <= 8 && !see_ge(pos, mv, -params.see_quiet * depth) {
                         continue;
                     }
-                } else if depth <= 8 && !see_ge(pos, mv, -params.see_noisy * depth * depth) {
+                } else if depth <= 8 && known_see != Some(true) && !see_ge(pos, mv, -params.see_noisy * depth * depth) {
                     // SEE pruning of clearly losing captures.
                     continue;
                 }
             }
+            let child = match made {
+                Some(child) => child,
+                None => {
+                    self.count_copy_make();
+                    pos.after(mv)
+                }
+            };
             moves_searched += 1;
             if root && self.id == 0 {
                 self.report_currmove(mv, moves_searched);
@@ -185,9 +205,12 @@ impl Worker<'_> {
             let new_depth = depth - 1 + extension;
             self.keys.push(pos.key());
             let mut score;
-            if depth >= 3 && moves_searched > 1 + pv_node as i32 && (quiet || !see_ge(pos, mv, 0)) {
+            if depth >= 3
+                && moves_searched > 1 + pv_node as i32
+                && (quiet || !known_see.unwrap_or_else(|| see_ge(pos, mv, 0)))
+            {
                 // Late move reduction: later moves are searched shallower first.
-                let mut r = params.lmr(depth, moves_searched);
+                let mut r = self.shared.reductions.get(depth, moves_searched);
                 r -= pv_node as i32 + gives_check as i32;
                 r += !improving as i32 + cut_node as i32;
                 if quiet {
@@ -283,6 +306,21 @@ impl Worker<'_> {
             self.search(pos, beta - 1, beta, depth, ply, false)
         }
     }
+}
+
+/// Improving: our static evaluation got better than at our previous node (two plies up, or
+/// four when we were in check there); pruning is more careful when it did. In check (no
+/// static evaluation) or without an earlier evaluation to compare with, it is false.
+pub(crate) fn improving(stack: &[StackEntry], ply: usize, static_eval: i32) -> bool {
+    if static_eval == -INFINITY {
+        return false;
+    }
+    [2, 4]
+        .into_iter()
+        .filter(|&back| ply >= back)
+        .map(|back| stack[ply - back].static_eval)
+        .find(|&earlier| earlier != -INFINITY)
+        .is_some_and(|earlier| static_eval > earlier)
 }
 
 /// True when the side to move has a piece other than king and pawns.

@@ -6,6 +6,7 @@
 //! prints).
 
 mod alphabeta;
+mod checks;
 mod history;
 mod limits;
 mod movepick;
@@ -15,6 +16,8 @@ mod report;
 mod root;
 mod see;
 mod strength;
+#[cfg(test)]
+mod tests;
 mod thread;
 
 pub use limits::{Clock, Limits};

@@ -6,6 +6,7 @@ use super::see::{see_ge, SEE_VALUES};
 use crate::position::Position;
 use crate::types::{Move, MoveList, MAX_MOVES};
 use crate::GenType;
+use arrayvec::ArrayVec;
 
 #[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Debug)]
 enum Stage {
@@ -26,10 +27,15 @@ pub struct MovePicker {
     killers: [Move; 2],
     killer_index: usize,
     moves: MoveList,
-    scores: [i32; MAX_MOVES],
+    /// Ordering scores, index for index with `moves` (filled as moves are generated).
+    scores: ArrayVec<i32, MAX_MOVES>,
     index: usize,
     bad: MoveList,
+    /// Per bad capture: the SEE result against 0 when it was computed (false), else None.
+    bad_see: ArrayVec<Option<bool>, MAX_MOVES>,
     bad_index: usize,
+    /// Whether the move returned last has SEE >= 0, when the picker computed it.
+    last_see: Option<bool>,
     /// Quiet moves are skipped (quiescence search, or late-move pruning).
     skip_quiets: bool,
     prev: [Option<usize>; 2],
@@ -45,10 +51,12 @@ impl MovePicker {
             killers,
             killer_index: 0,
             moves: MoveList::new(),
-            scores: [0; MAX_MOVES],
+            scores: ArrayVec::new(),
             index: 0,
             bad: MoveList::new(),
+            bad_see: ArrayVec::new(),
             bad_index: 0,
+            last_see: None,
             skip_quiets: false,
             prev,
         }
@@ -96,8 +104,16 @@ impl MovePicker {
         Some(self.moves[self.index - 1])
     }
 
+    /// For the move returned last: `Some(see_ge(pos, mv, 0))` when the picker computed the
+    /// exchange (captures sorted into good and bad), None otherwise. Callers reuse it instead
+    /// of running the exchange again.
+    pub fn last_see(&self) -> Option<bool> {
+        self.last_see
+    }
+
     /// The next move, or None when all are done.
     pub fn next(&mut self, pos: &Position, history: &History) -> Option<Move> {
+        self.last_see = None;
         loop {
             match self.stage {
                 Stage::TtMove => {
@@ -108,11 +124,10 @@ impl MovePicker {
                 }
                 Stage::GenNoisy => {
                     pos.generate(GenType::Noisy, &mut self.moves);
-                    for i in 0..self.moves.len() {
-                        let mv = self.moves[i];
+                    for &mv in &self.moves {
                         let victim = pos.captured_piece(mv).map_or(0, |p| SEE_VALUES[p.kind().index()]);
                         let promo = mv.promotion().map_or(0, |k| SEE_VALUES[k.index()]);
-                        self.scores[i] = (victim + promo) * 16 + history.capture_score(pos, mv);
+                        self.scores.push((victim + promo) * 16 + history.capture_score(pos, mv));
                     }
                     self.index = 0;
                     self.stage = Stage::GoodNoisy;
@@ -122,10 +137,17 @@ impl MovePicker {
                     Some(mv) => {
                         // Captures losing material by the Alice SEE wait until after the quiets.
                         let under_promo = mv.promotion().is_some_and(|k| k != crate::types::PieceKind::Queen);
-                        if under_promo || !see_ge(pos, mv, 0) {
+                        if under_promo {
                             self.bad.push(mv);
+                            self.bad_see.push(None);
                             continue;
                         }
+                        if !see_ge(pos, mv, 0) {
+                            self.bad.push(mv);
+                            self.bad_see.push(Some(false));
+                            continue;
+                        }
+                        self.last_see = Some(true);
                         return Some(mv);
                     }
                     None => self.stage = Stage::Killers,
@@ -148,8 +170,9 @@ impl MovePicker {
                 Stage::GenQuiet => {
                     let start = self.moves.len();
                     pos.generate(GenType::Quiet, &mut self.moves);
-                    for i in start..self.moves.len() {
-                        self.scores[i] = history.quiet_score(pos, self.moves[i], self.prev);
+                    debug_assert_eq!(self.scores.len(), start);
+                    for &mv in &self.moves[start..] {
+                        self.scores.push(history.quiet_score(pos, mv, self.prev));
                     }
                     self.index = start;
                     self.stage = Stage::Quiets;
@@ -168,6 +191,7 @@ impl MovePicker {
                 Stage::BadNoisy => {
                     if self.bad_index < self.bad.len() {
                         self.bad_index += 1;
+                        self.last_see = self.bad_see[self.bad_index - 1];
                         return Some(self.bad[self.bad_index - 1]);
                     }
                     self.stage = Stage::Done;

@@ -117,9 +117,55 @@ impl SearchParams {
     }
 }
 
+/// Late-move reductions by depth and move number, computed once per search from the
+/// parameters (the formula takes two logarithms; the table takes a load).
+pub(crate) struct Reductions {
+    table: Vec<i8>,
+}
+
+/// Depths and move numbers beyond these share the last row and column.
+const LMR_DEPTHS: usize = 128;
+const LMR_MOVES: usize = 256;
+
+impl Reductions {
+    /// The table of `params.lmr` over all depths and move numbers it distinguishes.
+    pub fn new(params: &SearchParams) -> Reductions {
+        let mut table = Vec::with_capacity(LMR_DEPTHS * LMR_MOVES);
+        for depth in 0..LMR_DEPTHS as i32 {
+            for moves in 0..LMR_MOVES as i32 {
+                table.push(params.lmr(depth, moves).clamp(0, i8::MAX as i32) as i8);
+            }
+        }
+        Reductions { table }
+    }
+
+    /// The reduction for `depth` and move number `moves`.
+    #[inline(always)]
+    pub fn get(&self, depth: i32, moves: i32) -> i32 {
+        let d = (depth.max(0) as usize).min(LMR_DEPTHS - 1);
+        let m = (moves.max(0) as usize).min(LMR_MOVES - 1);
+        self.table[d * LMR_MOVES + m] as i32
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn reduction_table_matches_the_formula() {
+        let mut params = SearchParams::default();
+        for (base, div) in [(75, 225), (0, 100), (200, 400)] {
+            params.lmr_base = base;
+            params.lmr_div = div;
+            let table = Reductions::new(&params);
+            for depth in 1..LMR_DEPTHS as i32 {
+                for moves in 1..LMR_MOVES as i32 {
+                    assert_eq!(table.get(depth, moves), params.lmr(depth, moves), "{depth} {moves}");
+                }
+            }
+        }
+    }
 
     #[test]
     fn specs_describe_the_defaults() {

@@ -2,6 +2,7 @@
 //! check, and quiet checking moves at its first ply (including checks by pieces that land
 //! from the other board, which Alice tactics are made of).
 
+use super::checks::may_give_check;
 use super::movepick::MovePicker;
 use super::see::{see_ge, SEE_VALUES};
 use super::thread::Worker;
@@ -63,7 +64,7 @@ impl Worker<'_> {
         while let Some(mv) = picker.next(pos, self.history) {
             if !in_check {
                 // Losing captures and hopeless ones (delta pruning) are not worth searching.
-                if !see_ge(pos, mv, 0) {
+                if !picker.last_see().unwrap_or_else(|| see_ge(pos, mv, 0)) {
                     continue;
                 }
                 let gain = pos.captured_piece(mv).map_or(0, |p| SEE_VALUES[p.kind().index()]);
@@ -87,7 +88,14 @@ impl Worker<'_> {
             let mut quiets = MoveList::new();
             pos.generate(GenType::Quiet, &mut quiets);
             for mv in quiets {
-                if pos.gives_check(mv) && see_ge(pos, mv, 0) && self.qsearch_move(pos, mv, beta, ply, &mut line) {
+                // Only moves that pass the cheap check pre-test are made, and only once.
+                if !may_give_check(pos, mv) {
+                    debug_assert!(!pos.gives_check(mv), "check pre-test missed {mv:?} in {}", pos.to_fen());
+                    continue;
+                }
+                self.count_copy_make();
+                let child = pos.after(mv);
+                if child.in_check() && see_ge(pos, mv, 0) && self.qsearch_child(pos, &child, mv, beta, ply, &mut line) {
                     break;
                 }
             }
@@ -108,9 +116,23 @@ impl Worker<'_> {
 
     /// Searches one move and folds its score into `line`; true on a beta cutoff (or stop).
     fn qsearch_move(&mut self, pos: &Position, mv: Move, beta: i32, ply: usize, line: &mut Line) -> bool {
+        self.count_copy_make();
         let child = pos.after(mv);
+        self.qsearch_child(pos, &child, mv, beta, ply, line)
+    }
+
+    /// [`Self::qsearch_move`] with the child position already made.
+    fn qsearch_child(
+        &mut self,
+        pos: &Position,
+        child: &Position,
+        mv: Move,
+        beta: i32,
+        ply: usize,
+        line: &mut Line,
+    ) -> bool {
         self.keys.push(pos.key());
-        let score = -self.qsearch(&child, -beta, -line.alpha, ply + 1, false);
+        let score = -self.qsearch(child, -beta, -line.alpha, ply + 1, false);
         self.keys.pop();
         if self.stopped {
             return true;

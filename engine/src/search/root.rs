@@ -2,7 +2,7 @@
 //! threads sharing the transposition table, and progress reports.
 
 use super::history::History;
-use super::params::SearchParams;
+use super::params::{Reductions, SearchParams};
 use super::report::{Bound, Report, Score, SearchInfo, SearchResult};
 use super::thread::{RootMove, SearchControl, Shared, Worker};
 use super::{strength, Limits, INFINITY, MATE, MATE_BOUND, MAX_PLY};
@@ -51,6 +51,9 @@ pub struct Searcher {
     histories: Vec<History>,
     params: SearchParams,
     eval: EvalParams,
+    /// Positions made by all searches so far (the `stats` build).
+    #[cfg(feature = "stats")]
+    pub copy_makes: u64,
 }
 
 impl Searcher {
@@ -64,6 +67,8 @@ impl Searcher {
             histories,
             params: SearchParams::default(),
             eval: EvalParams::default(),
+            #[cfg(feature = "stats")]
+            copy_makes: 0,
         }
     }
 
@@ -97,15 +102,16 @@ impl Searcher {
         self.params = params;
     }
 
-    /// Replaces the evaluation parameters (tuning experiments).
-    pub fn set_eval_params(&mut self, eval: EvalParams) {
-        self.eval = eval;
-    }
-
     /// Forgets everything learned (new game, Clear Hash).
     pub fn clear(&mut self) {
         self.tt.clear();
         self.histories.iter_mut().for_each(History::clear);
+    }
+
+    /// The killer moves of search thread `thread` (tests).
+    #[cfg(test)]
+    pub(crate) fn killers(&self, thread: usize) -> &[[Move; 2]] {
+        &self.histories[thread].killers
     }
 
     /// Per-mille fill of the transposition table.
@@ -168,7 +174,10 @@ impl Searcher {
         if let Some(d) = skill.depth_cap() {
             limits.depth = Some(limits.depth.map_or(d, |x| x.min(d)));
         }
+        self.tt.set_rules(pos.rules());
         self.tt.new_search();
+        // Killers belong to the plies of one search tree: a new root makes them stale.
+        self.histories.iter_mut().for_each(History::clear_killers);
         let game_keys = game.history_keys();
         let time = TimeManager::new(
             &limits,
@@ -185,8 +194,11 @@ impl Searcher {
             limits: &limits,
             time,
             params: &self.params,
+            reductions: Reductions::new(&self.params),
             eval: &self.eval,
             threads,
+            #[cfg(feature = "stats")]
+            copy_makes: AtomicU64::new(0),
         };
         let (main_history, helper_histories) = self.histories.split_first_mut().expect("at least one history");
         let mut main = Worker::new(0, &shared, main_history, &game_keys, root_moves.clone(), Some(report));
@@ -208,6 +220,10 @@ impl Searcher {
             result
         });
         root_moves = main.root_moves;
+        #[cfg(feature = "stats")]
+        {
+            self.copy_makes += shared.copy_makes.load(Ordering::Relaxed);
+        }
         let best = skill.pick(&root_moves[..multipv.min(root_moves.len())], pos.key());
         let ponder = if best == root_moves[0].mv {
             root_moves[0].pv.get(1).copied()
@@ -334,10 +350,12 @@ impl Worker<'_> {
         };
         loop {
             let score = self.search(pos, alpha, beta, depth, 0, false);
+            // Sort even when stopped: a move that beat the best one in this unfinished
+            // iteration comes first (moves not searched yet keep their older scores).
+            self.root_moves[self.pv_index..].sort_by_key(|r| std::cmp::Reverse(r.score));
             if self.stopped {
                 return;
             }
-            self.root_moves[self.pv_index..].sort_by_key(|r| std::cmp::Reverse(r.score));
             let slow = self.shared.time.elapsed() > Duration::from_secs(3);
             if score <= alpha {
                 if self.id == 0 && slow {

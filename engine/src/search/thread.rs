@@ -1,7 +1,7 @@
 //! Per-thread search state and what all threads share.
 
 use super::history::History;
-use super::params::SearchParams;
+use super::params::{Reductions, SearchParams};
 use super::{Limits, MAX_PLY};
 use crate::eval::EvalParams;
 use crate::time::TimeManager;
@@ -59,8 +59,13 @@ pub(crate) struct Shared<'a> {
     pub limits: &'a Limits,
     pub time: TimeManager,
     pub params: &'a SearchParams,
+    /// Late-move reductions from `params`.
+    pub reductions: Reductions,
     pub eval: &'a EvalParams,
     pub threads: usize,
+    /// Positions made by all threads (the `stats` build).
+    #[cfg(feature = "stats")]
+    pub copy_makes: AtomicU64,
 }
 
 impl Shared<'_> {
@@ -97,6 +102,9 @@ pub(crate) struct Worker<'a> {
     pub keys: Vec<u64>,
     /// Index in `keys` of the root position.
     pub root_index: usize,
+    /// Index in `keys` of the first position after the latest null move on the path (0
+    /// without one): repetitions are looked for from there on.
+    pub null_barrier: usize,
     pub pv: Vec<[Move; MAX_PLY + 1]>,
     pub pv_len: [usize; MAX_PLY + 1],
     pub nodes: u64,
@@ -105,6 +113,9 @@ pub(crate) struct Worker<'a> {
     pub pv_index: usize,
     pub root_depth: i32,
     pub stopped: bool,
+    /// Positions this thread made (the `stats` build).
+    #[cfg(feature = "stats")]
+    pub copy_makes: u64,
     /// Where progress goes (the main thread only).
     pub reporter: Option<&'a mut dyn FnMut(super::Report)>,
 }
@@ -125,6 +136,7 @@ impl<'a> Worker<'a> {
             stack: vec![StackEntry::default(); MAX_PLY + 8],
             keys: game_keys.to_vec(),
             root_index: game_keys.len(),
+            null_barrier: 0,
             pv: vec![[Move::NONE; MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
             nodes: 0,
@@ -133,6 +145,8 @@ impl<'a> Worker<'a> {
             pv_index: 0,
             root_depth: 0,
             stopped: false,
+            #[cfg(feature = "stats")]
+            copy_makes: 0,
             reporter,
         }
     }
@@ -167,31 +181,31 @@ impl<'a> Worker<'a> {
         self.stopped
     }
 
-    /// Publishes the node count.
+    /// Publishes the node count (and, in the `stats` build, the copy-make count).
     pub fn flush_nodes(&self) {
         self.shared.nodes[self.id].store(self.nodes, Ordering::Relaxed);
+        #[cfg(feature = "stats")]
+        self.shared.copy_makes.fetch_add(self.copy_makes, Ordering::Relaxed);
     }
 
-    /// Repetition: twofold inside the search path, threefold with the game history.
-    pub fn is_repetition(&self, key: u64, halfmove: u16) -> bool {
-        let n = self.keys.len();
-        let reach = (halfmove as usize).min(n);
-        let mut earlier = 0;
-        let mut d = 4;
-        while d <= reach {
-            let i = n - d;
-            if self.keys[i] == key {
-                if i >= self.root_index {
-                    return true;
-                }
-                earlier += 1;
-                if earlier >= 2 {
-                    return true;
-                }
-            }
-            d += 2;
+    /// Counts one position made from another (only in the `stats` build).
+    #[inline(always)]
+    pub fn count_copy_make(&mut self) {
+        #[cfg(feature = "stats")]
+        {
+            self.copy_makes += 1;
         }
-        false
+    }
+
+    /// Repetition: twofold inside the search path, threefold with the game history; never
+    /// across a null move on the path (the positions before it are not reachable by moves).
+    pub fn is_repetition(&self, key: u64, halfmove: u16) -> bool {
+        repetition(
+            &self.keys[self.null_barrier..],
+            self.root_index.saturating_sub(self.null_barrier),
+            key,
+            halfmove,
+        )
     }
 
     /// Continuation-history context: moves 1 and 2 plies before `ply`.
@@ -217,4 +231,28 @@ impl<'a> Worker<'a> {
         }
         self.pv_len[ply] = len + 1;
     }
+}
+
+/// Repetition of `key` among `keys` (the positions before the current one, oldest first;
+/// those from `root_index` on are on the search path): twofold on the path, threefold with
+/// the earlier game. Only the last `halfmove` plies can repeat, every second one.
+pub(crate) fn repetition(keys: &[u64], root_index: usize, key: u64, halfmove: u16) -> bool {
+    let n = keys.len();
+    let reach = (halfmove as usize).min(n);
+    let mut earlier = 0;
+    let mut d = 4;
+    while d <= reach {
+        let i = n - d;
+        if keys[i] == key {
+            if i >= root_index {
+                return true;
+            }
+            earlier += 1;
+            if earlier >= 2 {
+                return true;
+            }
+        }
+        d += 2;
+    }
+    false
 }

@@ -1,11 +1,11 @@
 //! `vorpal-tune`: Texel tuning of the evaluation on `vorpal-datagen` output.
 //!
 //! ```text
-//! vorpal-tune --data /work/data/selfplay.txt --out /work/data/weights_tuned.rs --epochs 2000
+//! vorpal-tune --data /work/data/selfplay.txt --out /work/data/weights_tuned.txt --epochs 2000
 //! ```
 //!
-//! Writes a Rust weights file in the layout of `engine/src/eval/weights.rs`; the engine's own
-//! file is only replaced when `--out` names it.
+//! Writes a weights file in the format of `engine/data/weights.txt` (the file the engine's
+//! build embeds); the engine's own file is only replaced when `--out` names it.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -15,7 +15,7 @@ use vorpal_tuning::texel::{self, TuneConfig};
 
 const USAGE: &str = "usage: vorpal-tune --data FILE [--data FILE ...] [options]
   --data FILE       data lines '<fen> | <score> | <result>' (repeatable)
-  --out FILE        weights file to write (default ./weights_tuned.rs)
+  --out FILE        weights file to write (default ./weights_tuned.txt)
   --init FILE       starting weights file (default: the engine's compiled-in weights)
   --epochs N        Adam steps over the full batch (default 1000)
   --lr X            Adam step size in cp (default 0.2)
@@ -45,7 +45,7 @@ fn parse<T: std::str::FromStr>(args: &mut impl Iterator<Item = String>, name: &s
 fn arguments(list: Vec<String>) -> Result<Args, String> {
     let mut args = Args {
         data: Vec::new(),
-        out: PathBuf::from("weights_tuned.rs"),
+        out: PathBuf::from("weights_tuned.txt"),
         init: None,
         limit: None,
         threads: None,
@@ -178,7 +178,7 @@ fn run(args: Args) -> Result<(), String> {
         result.train_before,
         result.train_after
     );
-    let source = texel::weights_source(&result.params, Some(&note));
+    let source = texel::weights_text(&result.params, &note);
     std::fs::write(&args.out, source).map_err(|e| format!("{}: {e}", args.out.display()))?;
     println!("wrote {}", args.out.display());
     Ok(())

@@ -1,0 +1,121 @@
+//! Search behaviour tests that need the searcher's internals.
+
+use super::{Limits, SearchControl, SearchOptions, SearchResult, Searcher};
+use crate::game::Game;
+use crate::position::Position;
+use crate::rules::Rules;
+
+fn fresh_search(pos: &Position, limits: &Limits) -> SearchResult {
+    let mut searcher = Searcher::new(SearchOptions::default());
+    searcher.search(&Game::new(*pos), limits, &SearchControl::new(), &mut |_| {})
+}
+
+fn bench_positions() -> Vec<Position> {
+    crate::bench::BENCH_FENS
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(|fen| Position::from_fen(fen, Rules::default()).unwrap())
+        .collect()
+}
+
+#[test]
+fn a_better_move_of_an_unfinished_iteration_is_kept() {
+    // Find positions whose best move changes from depth d - 1 to depth d, then stop a search
+    // just before iteration d ends (one thread: node limits are exact and the search is
+    // deterministic). The move found by iteration d must be played, not the older one.
+    let mut checked = 0;
+    for pos in bench_positions().iter().take(20) {
+        for depth in 4..=8 {
+            let before = fresh_search(pos, &Limits::depth(depth - 1));
+            let after = fresh_search(pos, &Limits::depth(depth));
+            if before.best == after.best || after.depth != depth {
+                continue;
+            }
+            let cut = fresh_search(pos, &Limits::nodes(after.nodes - 1));
+            assert_eq!(
+                cut.depth,
+                depth - 1,
+                "{}: iteration {depth} is unfinished",
+                pos.to_fen()
+            );
+            assert_eq!(
+                cut.best,
+                after.best,
+                "{}: the better move of the unfinished iteration {depth} was dropped",
+                pos.to_fen()
+            );
+            checked += 1;
+            break;
+        }
+        if checked >= 3 {
+            break;
+        }
+    }
+    assert!(
+        checked >= 1,
+        "no bench position changes its best move between iterations"
+    );
+}
+
+#[test]
+fn improving_looks_past_a_node_in_check() {
+    use super::alphabeta::improving;
+    use super::thread::StackEntry;
+    use super::INFINITY;
+    let stack = |evals: &[i32]| -> Vec<StackEntry> {
+        evals
+            .iter()
+            .map(|&static_eval| StackEntry {
+                static_eval,
+                ..StackEntry::default()
+            })
+            .collect()
+    };
+    // Two plies back we were in check: compare with four plies back.
+    let s = stack(&[100, 0, -INFINITY, 0, 50]);
+    assert!(!improving(&s, 4, 50), "50 is worse than 100 four plies back");
+    assert!(improving(&s, 4, 150));
+    // Ordinary case and the edges.
+    let s = stack(&[0, 0, 20, 0, 30]);
+    assert!(improving(&s, 4, 30) && !improving(&s, 4, 10));
+    assert!(!improving(&s, 4, -INFINITY), "in check now");
+    assert!(!improving(&s, 1, 30), "nothing to compare with");
+    let s = stack(&[-INFINITY, 0, -INFINITY, 0, 30]);
+    assert!(!improving(&s, 4, 30), "in check at both earlier nodes");
+}
+
+#[test]
+fn repetitions_are_not_found_across_a_null_move() {
+    use super::thread::repetition;
+    // Path: positions 1 2 3 4, and now position 1 again (four plies later): a repetition
+    // on the path.
+    let keys = [1, 2, 3, 4];
+    assert!(repetition(&keys, 0, 1, 10));
+    assert!(!repetition(&keys, 0, 1, 3), "the halfmove clock bounds the reach");
+    // A null move after the second position: the search sees only the keys after it.
+    assert!(!repetition(&keys[2..], 0, 1, 10), "key 1 lies before the null move");
+    // Threefold with the game history before the root.
+    let game = [7, 0, 7, 0, 1, 2];
+    assert!(repetition(&game, 4, 7, 20));
+    assert!(!repetition(&game, 4, 7, 5));
+}
+
+#[test]
+fn killers_are_cleared_between_searches() {
+    let positions = bench_positions();
+    let mut searcher = Searcher::new(SearchOptions::default());
+    let control = SearchControl::new();
+    searcher.search(&Game::new(positions[1]), &Limits::depth(9), &control, &mut |_| {});
+    assert!(
+        searcher.killers(0).iter().skip(2).any(|k| !k[0].is_none()),
+        "a deep search leaves killers"
+    );
+    // A depth-1 search reaches main-search nodes only at the root (ply 0) and ply 1: no killer
+    // of a deeper ply may survive from the previous search.
+    searcher.search(&Game::new(positions[5]), &Limits::depth(1), &control, &mut |_| {});
+    assert!(searcher
+        .killers(0)
+        .iter()
+        .skip(2)
+        .all(|k| k[0].is_none() && k[1].is_none()));
+}
