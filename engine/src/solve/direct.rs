@@ -21,6 +21,9 @@ use rayon::prelude::*;
 pub struct AttackLine {
     /// The move.
     pub mv: Move,
+    /// The number of moves (this one included) within which it wins (for a try: the
+    /// stipulated number).
+    pub length: u32,
     /// With variations: the threats (the attacker's moves that would win in the fewest moves
     /// if the defender could pass), each with its own play. Empty when the defender is in
     /// check after `mv`, or in zugzwang (no threat), or without variations.
@@ -57,6 +60,29 @@ pub(crate) fn child(pos: &Position, mv: Move) -> Position {
     let mut next = *pos;
     next.make_unchecked(mv);
     next
+}
+
+/// The move of `moves` that plays the same piece between the same cells as `mv` (a threat
+/// stays the same threat when the defence has removed or added the piece on its target, so
+/// the capture flag is not compared).
+fn same_move_in(moves: &[Move], mv: Move) -> Option<Move> {
+    moves.iter().copied().find(|m| {
+        (
+            m.from(),
+            m.to(),
+            m.from_board(),
+            m.to_board(),
+            m.promotion(),
+            m.is_castle(),
+        ) == (
+            mv.from(),
+            mv.to(),
+            mv.from_board(),
+            mv.to_board(),
+            mv.promotion(),
+            mv.is_castle(),
+        )
+    })
 }
 
 /// One thread's prover.
@@ -190,6 +216,7 @@ impl Prover<'_> {
     fn attack_line(&self, mv: Move, q: &Position, n: u32, refutations: Vec<Move>) -> AttackLine {
         let mut line = AttackLine {
             mv,
+            length: n,
             threats: Vec::new(),
             defences: Vec::new(),
             refutations,
@@ -225,10 +252,10 @@ impl Prover<'_> {
             };
             // A defence against which every threat still wins (and nothing shorter) is not shown.
             if let Some(t) = threat_len {
-                let threats_hold = line
-                    .threats
-                    .iter()
-                    .all(|threat| r.is_legal(threat.mv) && self.defender_loses(&child(&r, threat.mv), t));
+                let replies_here = r.legal_moves();
+                let threats_hold = line.threats.iter().all(|threat| {
+                    same_move_in(&replies_here, threat.mv).is_some_and(|m| self.defender_loses(&child(&r, m), t))
+                });
                 if threats_hold && s >= t {
                     continue;
                 }
