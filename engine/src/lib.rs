@@ -14,6 +14,7 @@ pub mod game;
 pub mod perft;
 pub mod position;
 pub mod rules;
+pub mod solve;
 pub mod types;
 
 pub use game::{EndReason, Game, GameResult};

@@ -13,6 +13,7 @@ mod input;
 mod json;
 mod options;
 mod output;
+mod solve;
 mod uci;
 mod worker;
 mod xboard;

@@ -1,0 +1,337 @@
+//! Direct and self play (`#n`, `=n`, `s#n`, `s=n`): keys, tries with their refutations, and
+//! the threat and variation tree (Popeye's `option try` and `option vari`).
+//!
+//! `wins(p, n)`: the attacker, to move in `p`, reaches the goal within `n` of its moves against
+//! every defence. In direct play the attacker's last move reaches the goal; in self play the
+//! defender's move does (the defender, forced to mate, avoids it as long as it can). Both are
+//! full-width AND/OR searches; the proof table remembers, per position, the shortest length
+//! proven to win and the longest proven to fail, so transpositions and the repeated calls of
+//! the variation tree cost nothing.
+
+use super::goal::{goal_reached, may_give_check, may_reach};
+use super::stipulation::{Goal, Play, Stipulation};
+use super::table::ProofTable;
+use super::{NodeCounter, SolveControl, SolveOptions};
+use crate::types::Move;
+use crate::Position;
+use rayon::prelude::*;
+
+/// An attacker's move and the play after it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AttackLine {
+    /// The move.
+    pub mv: Move,
+    /// The number of moves (this one included) within which it wins (for a try: the
+    /// stipulated number).
+    pub length: u32,
+    /// With variations: the threats (the attacker's moves that would win in the fewest moves
+    /// if the defender could pass), each with its own play. Empty when the defender is in
+    /// check after `mv`, or in zugzwang (no threat), or without variations.
+    pub threats: Vec<AttackLine>,
+    /// With variations: the defences shown (those that defeat at least one threat, all of
+    /// them without a threat), each with the attacker's shortest winning continuations.
+    pub defences: Vec<DefenceLine>,
+    /// For a try: the defences that refute it.
+    pub refutations: Vec<Move>,
+}
+
+/// A defence and the attacker's continuations that still win, all of the shortest length.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DefenceLine {
+    /// The defender's move.
+    pub mv: Move,
+    /// The attacker's winning replies.
+    pub replies: Vec<AttackLine>,
+}
+
+/// The keys and tries of a direct or self play problem, in move generation order.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct DirectSolution {
+    /// The first moves that win within the stipulated length.
+    pub keys: Vec<AttackLine>,
+    /// With tries: first moves refuted by at least one and at most `max_refutations` defences.
+    pub tries: Vec<AttackLine>,
+}
+
+/// The position after the legal move `mv` (the solver only plays generated legal moves, so the
+/// debug re-check of every make is left to the engine's own tests: it would dominate here).
+#[inline(always)]
+pub(crate) fn child(pos: &Position, mv: Move) -> Position {
+    let mut next = *pos;
+    next.make_unchecked(mv);
+    next
+}
+
+/// The move of `moves` that plays the same piece between the same cells as `mv` (a threat
+/// stays the same threat when the defence has removed or added the piece on its target, so
+/// the capture flag is not compared).
+fn same_move_in(moves: &[Move], mv: Move) -> Option<Move> {
+    moves.iter().copied().find(|m| {
+        (
+            m.from(),
+            m.to(),
+            m.from_board(),
+            m.to_board(),
+            m.promotion(),
+            m.is_castle(),
+        ) == (
+            mv.from(),
+            mv.to(),
+            mv.from_board(),
+            mv.to_board(),
+            mv.promotion(),
+            mv.is_castle(),
+        )
+    })
+}
+
+/// One thread's prover.
+struct Prover<'a> {
+    play: Play,
+    goal: Goal,
+    pruning: bool,
+    variations: bool,
+    table: &'a ProofTable,
+    nodes: NodeCounter<'a>,
+}
+
+impl Prover<'_> {
+    /// True when the attacker, to move in `p`, wins within `n` moves.
+    fn wins(&self, p: &Position, n: u32) -> bool {
+        if n == 0 || !self.nodes.tick() {
+            return false;
+        }
+        // Proven results: the shortest win and the longest failure known for this position.
+        if self.pruning {
+            if let Some(v) = self.table.probe(p.key()) {
+                let (win, fail) = (u32::from(v >> 8), u32::from(v & 0xFF));
+                if win != 0 && win <= n {
+                    return true;
+                }
+                if fail >= n {
+                    return false;
+                }
+            }
+        }
+        let result = match self.play {
+            Play::Direct => self.direct_attack(p, n),
+            _ => self.self_attack(p, n),
+        };
+        if self.pruning && !self.nodes.control.stopped() {
+            let n = n.min(255) as u16;
+            self.table.update(p.key(), |old| {
+                let old = old.unwrap_or(0);
+                let (mut win, mut fail) = (old >> 8, old & 0xFF);
+                if result {
+                    win = if win == 0 { n } else { win.min(n) };
+                } else {
+                    fail = fail.max(n);
+                }
+                (win << 8) | fail
+            });
+        }
+        result
+    }
+
+    /// Direct play: some move wins. Checks are tried first (they leave the defender the
+    /// fewest replies); at the last move only a move that may reach the goal is made.
+    fn direct_attack(&self, p: &Position, n: u32) -> bool {
+        let moves = p.legal_moves();
+        if n == 1 {
+            return moves
+                .iter()
+                .any(|&m| (!self.pruning || may_reach(p, m, self.goal)) && goal_reached(&child(p, m), self.goal));
+        }
+        let mut quiet = Vec::with_capacity(moves.len());
+        for &m in moves.iter() {
+            if may_give_check(p, m) {
+                let q = child(p, m);
+                if q.in_check() {
+                    if self.defender_loses(&q, n) {
+                        return true;
+                    }
+                    continue;
+                }
+            }
+            quiet.push(m);
+        }
+        quiet.into_iter().any(|m| self.defender_loses(&child(p, m), n))
+    }
+
+    /// Self play: some move leaves the defender only losing replies.
+    fn self_attack(&self, p: &Position, n: u32) -> bool {
+        p.legal_moves().iter().any(|&m| self.defender_loses(&child(p, m), n))
+    }
+
+    /// The defender is to move in `q` after the attacker's move, which began `n` moves.
+    fn defender_loses(&self, q: &Position, n: u32) -> bool {
+        let moves = q.legal_moves();
+        match self.play {
+            Play::Direct => {
+                if moves.is_empty() {
+                    return q.in_check() == (self.goal == Goal::Mate);
+                }
+                n > 1 && moves.iter().all(|&d| self.wins(&child(q, d), n - 1))
+            }
+            _ => {
+                if moves.is_empty() {
+                    return false;
+                }
+                // At the last move every defence must reach the goal: a move that cannot
+                // give check refutes a self mate at once.
+                if n == 1 && self.pruning && moves.iter().any(|&d| !may_reach(q, d, self.goal)) {
+                    return false;
+                }
+                moves.iter().all(|&d| self.defence_fails(q, d, n))
+            }
+        }
+    }
+
+    /// True when the defence `d` (in `q`, the attacker's move having begun `n` moves) loses.
+    fn defence_fails(&self, q: &Position, d: Move, n: u32) -> bool {
+        let r = child(q, d);
+        match self.play {
+            Play::Direct => self.wins(&r, n - 1),
+            _ => goal_reached(&r, self.goal) || (n > 1 && self.wins(&r, n - 1)),
+        }
+    }
+
+    /// The attacker's moves in `p` that win within exactly `n` moves or fewer.
+    fn winning_moves(&self, p: &Position, n: u32) -> Vec<Move> {
+        p.legal_moves()
+            .into_iter()
+            .filter(|&m| self.defender_loses(&child(p, m), n))
+            .collect()
+    }
+
+    /// The shortest length `s <= max` in which the attacker wins from `p`, with its moves.
+    fn shortest_win(&self, p: &Position, max: u32) -> Option<(u32, Vec<Move>)> {
+        (1..=max).find_map(|s| {
+            let moves = self.winning_moves(p, s);
+            (!moves.is_empty()).then_some((s, moves))
+        })
+    }
+
+    /// The play after the attacker's move `mv` (made: `q`), which began `n` moves.
+    fn attack_line(&self, mv: Move, q: &Position, n: u32, refutations: Vec<Move>) -> AttackLine {
+        let mut line = AttackLine {
+            mv,
+            length: n,
+            threats: Vec::new(),
+            defences: Vec::new(),
+            refutations,
+        };
+        // The tree is shown for direct play only; self play lists keys and tries.
+        if !self.variations || self.play != Play::Direct || n <= 1 {
+            return line;
+        }
+        let defences = q.legal_moves();
+        if defences.is_empty() {
+            return line;
+        }
+        // The threat: what the attacker would do if the defender could pass.
+        let mut threat_len = None;
+        if !q.in_check() {
+            let mut passed = *q;
+            passed.make_null_move();
+            if let Some((t, moves)) = self.shortest_win(&passed, n - 1) {
+                threat_len = Some(t);
+                line.threats = moves
+                    .into_iter()
+                    .map(|m| self.attack_line(m, &child(&passed, m), t, Vec::new()))
+                    .collect();
+            }
+        }
+        for &d in defences.iter() {
+            if line.refutations.contains(&d) {
+                continue;
+            }
+            let r = child(q, d);
+            let Some((s, replies)) = self.shortest_win(&r, n - 1) else {
+                continue;
+            };
+            // A defence against which every threat still wins (and nothing shorter) is not shown.
+            if let Some(t) = threat_len {
+                let replies_here = r.legal_moves();
+                let threats_hold = line.threats.iter().all(|threat| {
+                    same_move_in(&replies_here, threat.mv).is_some_and(|m| self.defender_loses(&child(&r, m), t))
+                });
+                if threats_hold && s >= t {
+                    continue;
+                }
+            }
+            let replies = replies
+                .into_iter()
+                .map(|m| self.attack_line(m, &child(&r, m), s, Vec::new()))
+                .collect();
+            line.defences.push(DefenceLine { mv: d, replies });
+        }
+        line
+    }
+}
+
+/// What one root move turned out to be.
+enum RootResult {
+    Key(AttackLine),
+    Try(AttackLine),
+    Neither,
+}
+
+/// Solves a direct or self play stipulation from `pos`.
+pub(crate) fn solve_direct(
+    pos: &Position,
+    stipulation: &Stipulation,
+    options: &SolveOptions,
+    control: &SolveControl,
+) -> DirectSolution {
+    let table = ProofTable::new(if options.pruning { options.table_bits } else { 16 });
+    let n = stipulation.moves;
+    let prover = || Prover {
+        play: stipulation.play,
+        goal: stipulation.goal,
+        pruning: options.pruning,
+        variations: options.variations,
+        table: &table,
+        nodes: NodeCounter::new(control),
+    };
+    let roots: Vec<Move> = pos.legal_moves().into_iter().collect();
+    let results: Vec<RootResult> = roots
+        .par_iter()
+        .map(|&m| {
+            let prover = prover();
+            let q = child(pos, m);
+            if control.stopped() {
+                return RootResult::Neither;
+            }
+            if prover.defender_loses(&q, n) {
+                control.found_one(options.max_solutions);
+                return RootResult::Key(prover.attack_line(m, &q, n, Vec::new()));
+            }
+            if !options.tries {
+                return RootResult::Neither;
+            }
+            let mut refutations = Vec::new();
+            for &d in q.legal_moves().iter() {
+                if !prover.defence_fails(&q, d, n) {
+                    refutations.push(d);
+                    if refutations.len() > options.max_refutations {
+                        return RootResult::Neither;
+                    }
+                }
+            }
+            if refutations.is_empty() || control.stopped() {
+                return RootResult::Neither;
+            }
+            RootResult::Try(prover.attack_line(m, &q, n, refutations))
+        })
+        .collect();
+    let mut solution = DirectSolution::default();
+    for result in results {
+        match result {
+            RootResult::Key(line) => solution.keys.push(line),
+            RootResult::Try(line) => solution.tries.push(line),
+            RootResult::Neither => {}
+        }
+    }
+    solution
+}

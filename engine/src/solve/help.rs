@@ -1,0 +1,110 @@
+//! Help play (`h#n`, `h#n.5`, `h=n`): every line of half moves, both sides cooperating, whose
+//! last move reaches the goal, and no earlier move ends the game.
+//!
+//! Exact prunings (proofs in `docs/solve.md`): at the last half move only moves that may give
+//! check are made for a mate (`goal::may_give_check`); and a position proven to have no line
+//! of `k` half moves is remembered in the proof table, so a transposition is not searched twice.
+
+use super::direct::child;
+use super::goal::{goal_reached, may_reach};
+use super::stipulation::{Goal, Stipulation};
+use super::table::ProofTable;
+use super::{NodeCounter, SolveControl, SolveOptions};
+use crate::types::Move;
+use crate::Position;
+use rayon::prelude::*;
+
+/// Every solution of a help play problem: the moves of each line in playing order.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct HelpSolution {
+    /// The lines, in move generation order.
+    pub lines: Vec<Vec<Move>>,
+}
+
+/// Lengths (in half moves) the table can remember a failure for: one bit each in the payload.
+const MEMO_PLIES: u32 = 16;
+
+/// One thread's line finder.
+struct Helper<'a> {
+    goal: Goal,
+    pruning: bool,
+    max_solutions: Option<usize>,
+    table: &'a ProofTable,
+    nodes: NodeCounter<'a>,
+}
+
+impl Helper<'_> {
+    /// Appends to `out` every continuation of `line` (which led to `p`) of `plies` half moves.
+    fn search(&self, p: &Position, plies: u32, line: &mut Vec<Move>, out: &mut Vec<Vec<Move>>) {
+        if !self.nodes.tick() {
+            return;
+        }
+        let moves = p.legal_moves();
+        if plies == 1 {
+            for &m in moves.iter() {
+                if (!self.pruning || may_reach(p, m, self.goal)) && goal_reached(&child(p, m), self.goal) {
+                    line.push(m);
+                    out.push(line.clone());
+                    line.pop();
+                    self.nodes.control.found_one(self.max_solutions);
+                }
+            }
+            return;
+        }
+        let memo = self.pruning && plies < MEMO_PLIES;
+        if memo
+            && self
+                .table
+                .probe(p.key())
+                .is_some_and(|failed| failed & (1 << plies) != 0)
+        {
+            return;
+        }
+        let before = out.len();
+        for &m in moves.iter() {
+            line.push(m);
+            self.search(&child(p, m), plies - 1, line, out);
+            line.pop();
+        }
+        if memo && out.len() == before && !self.nodes.control.stopped() {
+            self.table.update(p.key(), |old| old.unwrap_or(0) | 1 << plies);
+        }
+    }
+}
+
+/// Solves a help play stipulation from `pos` (the side to move plays the first half move).
+pub(crate) fn solve_help(
+    pos: &Position,
+    stipulation: &Stipulation,
+    options: &SolveOptions,
+    control: &SolveControl,
+) -> HelpSolution {
+    let table = ProofTable::new(if options.pruning { options.table_bits } else { 16 });
+    let helper = || Helper {
+        goal: stipulation.goal,
+        pruning: options.pruning,
+        max_solutions: options.max_solutions,
+        table: &table,
+        nodes: NodeCounter::new(control),
+    };
+    let plies = stipulation.plies();
+    let mut lines = Vec::new();
+    if plies == 1 {
+        helper().search(pos, 1, &mut Vec::new(), &mut lines);
+        return HelpSolution { lines };
+    }
+    let roots: Vec<Move> = pos.legal_moves().into_iter().collect();
+    let per_root: Vec<Vec<Vec<Move>>> = roots
+        .par_iter()
+        .map(|&m| {
+            let mut out = Vec::new();
+            helper().search(&child(pos, m), plies - 1, &mut vec![m], &mut out);
+            out
+        })
+        .collect();
+    lines.extend(per_root.into_iter().flatten());
+    if let Some(max) = options.max_solutions {
+        lines.truncate(max);
+    }
+    HelpSolution { lines }
+}

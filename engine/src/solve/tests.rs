@@ -1,0 +1,206 @@
+//! Solver tests on problems whose complete solution sets are written out, and the exact
+//! prunings checked against the plain full-width search.
+
+use super::*;
+use crate::Rules;
+
+fn position(fen: &str) -> Position {
+    Position::from_fen(fen, Rules::default()).unwrap()
+}
+
+fn run(fen: &str, stip: &str, options: &SolveOptions) -> Solved {
+    let pos = position(fen);
+    solve(&pos, &stip.parse().unwrap(), options, &SolveControl::new(None))
+}
+
+/// The solution set in UCI: sorted keys, or sorted helpmate lines joined by spaces.
+fn uci_set(fen: &str, solved: &Solved) -> Vec<String> {
+    let pos = position(fen);
+    let mut set: Vec<String> = match &solved.solution {
+        Solution::Direct(d) => d.keys.iter().map(|k| pos.move_to_uci(k.mv)).collect(),
+        Solution::Help(h) => h
+            .lines
+            .iter()
+            .map(|line| {
+                let mut p = pos;
+                let mut words = Vec::new();
+                for &m in line {
+                    words.push(p.move_to_uci(m));
+                    p = p.after(m);
+                }
+                words.join(" ")
+            })
+            .collect(),
+    };
+    set.sort();
+    set
+}
+
+fn solutions(fen: &str, stip: &str) -> Vec<String> {
+    let solved = run(fen, stip, &SolveOptions::default());
+    assert!(solved.complete);
+    uci_set(fen, &solved)
+}
+
+#[test]
+fn helpmate_with_two_promotions() {
+    // Caillaud, Andernach 2025, 5th place: two solutions, bishop and knight promotions.
+    let fen = "8/8/8/2Q1|k3/8/2|R5/3|p4/K7 b - - 0 1";
+    assert_eq!(solutions(fen, "h#2"), ["e5e4 c5e5 d2d1b c3e3", "e5f4 c5f5 d2d1n c3f3"]);
+}
+
+#[test]
+fn direct_mate_in_two_with_one_key() {
+    // Kratschmer, Pachl, Rittirsch, Andernach 2025, 7th place.
+    let fen = "3|n2r1/bp1Q4/|p1|NP|Np1|n/B2P4/P2PP2R/r|P1k3|p/4|PP2/1b1K4 w - - 0 1";
+    assert_eq!(solutions(fen, "#2"), ["d7e8"]);
+}
+
+/// Problems for the pruning comparison (the Andernach 2025 examples, and a stalemate).
+const CASES: [(&str, &str); 7] = [
+    (
+        "|Nk6/|b2|Qp3/1|p2P1|p1/1|P1nK3/|r2p|p|P1|B/2|PP|P3/b1P5/8 w - - 0 1",
+        "#3",
+    ),
+    ("5|k2/4r|Bb1/4P1P1/3b4/6p1/3p2P1/3r2R1/7K b - - 0 1", "h#2"),
+    (
+        "2|B5/2|b|N2p1/2|p5/2pk2p|K/|p4|B|N|R/3|p2|p1/5p2/r3|n3 b - - 0 1",
+        "h#2",
+    ),
+    ("5K2/8/8/8/|R2P4/|b4P2/8/2|rk|r2|B w - - 0 1", "h#2.5"),
+    (
+        "3|n2r1/bp1Q4/|p1|NP|Np1|n/B2P4/P2PP2R/r|P1k3|p/4|PP2/1b1K4 w - - 0 1",
+        "#2",
+    ),
+    ("8/8/8/2Q1|k3/8/2|R5/3|p4/K7 b - - 0 1", "h=2"),
+    ("k7/8/8/8/8/8/8/1Q2K3 w - - 0 1", "=1"),
+];
+
+#[test]
+fn the_prunings_lose_no_solution() {
+    let plain = SolveOptions {
+        pruning: false,
+        tries: true,
+        ..SolveOptions::default()
+    };
+    let pruned = SolveOptions {
+        tries: true,
+        ..SolveOptions::default()
+    };
+    for (fen, stip) in CASES {
+        let with = run(fen, stip, &pruned);
+        let without = run(fen, stip, &plain);
+        assert_eq!(with.solution, without.solution, "{stip} {fen}");
+        assert!(
+            with.nodes <= without.nodes,
+            "{stip}: {} > {}",
+            with.nodes,
+            without.nodes
+        );
+    }
+}
+
+#[test]
+fn tries_and_refutations_of_the_mate_in_two() {
+    let fen = CASES[4].0;
+    let pos = position(fen);
+    let options = SolveOptions {
+        tries: true,
+        ..SolveOptions::default()
+    };
+    let Solution::Direct(direct) = run(fen, "#2", &options).solution else {
+        panic!("a #2 has keys")
+    };
+    let mut tries: Vec<String> = direct
+        .tries
+        .iter()
+        .map(|t| {
+            let refutations: Vec<String> = t.refutations.iter().map(|&r| pos.after(t.mv).move_to_uci(r)).collect();
+            format!("{} {}", pos.move_to_uci(t.mv), refutations.join(","))
+        })
+        .collect();
+    tries.sort();
+    // Popeye 4.104's tries for this problem.
+    assert_eq!(
+        tries,
+        [
+            "c6b4 d3c3",
+            "c6e5 f6e5",
+            "d7c8 h6g4",
+            "d7e7 d8c6",
+            "d7f5 h6f5",
+            "d7g4 h6g4",
+            "e6c5 a7c5",
+            "e6f4 d3e4"
+        ]
+    );
+}
+
+/// Checks keys of `=n`/`#n` with `n = 1` against the definition: after a key the defender has
+/// no move and is (for `#`) or is not (for `=`) in check; after every other move it has one.
+#[test]
+fn one_movers_match_the_definition() {
+    for (fen, stip) in [
+        (CASES[6].0, "=1"),
+        (CASES[0].0, "#1"),
+        ("k7/8/8/8/8/8/8/1Q2K3 w - - 0 1", "#1"),
+    ] {
+        let pos = position(fen);
+        let goal_mate = stip.starts_with('#');
+        let expected: Vec<String> = pos
+            .legal_moves()
+            .into_iter()
+            .filter(|&m| {
+                let q = pos.after(m);
+                q.legal_moves().is_empty() && q.in_check() == goal_mate
+            })
+            .map(|m| pos.move_to_uci(m))
+            .collect();
+        let mut expected = expected;
+        expected.sort();
+        assert_eq!(solutions(fen, stip), expected, "{stip} {fen}");
+    }
+    assert_eq!(solutions(CASES[6].0, "=1"), ["b1b6", "b1b7", "b1b8"]);
+}
+
+/// Self mates against the definition, by a plain recursive check written from it.
+#[test]
+fn self_mates_match_the_definition() {
+    fn forced(pos: &Position, n: u32) -> bool {
+        // White to move makes Black mate White within n moves.
+        pos.legal_moves().into_iter().any(|m| black_must_mate(&pos.after(m), n))
+    }
+    fn black_must_mate(q: &Position, n: u32) -> bool {
+        let replies = q.legal_moves();
+        !replies.is_empty()
+            && replies.into_iter().all(|d| {
+                let r = q.after(d);
+                (r.in_check() && r.legal_moves().is_empty()) || (n > 1 && forced(&r, n - 1))
+            })
+    }
+    let fens = [
+        // Found by a scan of random positions (each has one key).
+        "8/3q4/r7/3|Q4/4P3/5|p|R1/k|K6/8 w - - 0 1",
+        "5|n2/1P6/1q6/8/7|n/8/k5|Q1/1|K|N5 w - - 0 1",
+        "3b4/N7/|N|K6/6q|Q/2k5/8/8/|B7 w - - 0 1",
+        CASES[3].0,
+    ];
+    let mut found = 0;
+    for fen in fens {
+        let pos = position(fen);
+        let expected: Vec<String> = {
+            let mut v: Vec<String> = pos
+                .legal_moves()
+                .into_iter()
+                .filter(|&m| black_must_mate(&pos.after(m), 1))
+                .map(|m| pos.move_to_uci(m))
+                .collect();
+            v.sort();
+            v
+        };
+        found += expected.len();
+        assert_eq!(solutions(fen, "s#1"), expected, "{fen}");
+        assert_eq!(forced(&pos, 1), !expected.is_empty());
+    }
+    assert_eq!(found, 3);
+}

@@ -1,0 +1,551 @@
+//! Reading Popeye's input language, the parts Alice problems use.
+//!
+//! `begin` ... `end`, problems separated by `next`; `author`, `origin`, `title` (the rest of
+//! the line, echoed), `remark` and `protocol` (ignored); `pieces` (`white Ke1 Qd1 Pa2b2 white
+//! AliceB Sa3 black ...`, German `S` for the knight, pieces without `AliceB` on board A);
+//! `condition alice` (or `AliceChess`; this solver always plays Alice, so the condition may be
+//! left out, as Popeye infers it from AliceB pieces); `stipulation`; `option` (try, vari,
+//! whitetoplay, nocastling, enpassant, maxsolutions, maxtime, refutations, noboard); `twin`
+//! (`move`, `exchange`, `remove`, `add`, `stipulation`, `cont`). Keywords are case-insensitive
+//! and may be shortened (`stip`, `cond`, `vari`). An error names the line and the word; the
+//! rest of that problem is skipped and reading goes on at the next `next`.
+
+use super::problem::{InputError, Placed, Problem, Twin, TwinOp};
+use vorpal_engine::solve::Stipulation;
+use vorpal_engine::{BoardId, Color, Piece, PieceKind, Square};
+
+/// The top-level keywords.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+enum Keyword {
+    Begin,
+    End,
+    Next,
+    Author,
+    Origin,
+    Title,
+    Remark,
+    Protocol,
+    Pieces,
+    Condition,
+    Stipulation,
+    Option,
+    Twin,
+}
+
+const KEYWORDS: [(&str, Keyword); 13] = [
+    ("begin", Keyword::Begin),
+    ("end", Keyword::End),
+    ("next", Keyword::Next),
+    ("author", Keyword::Author),
+    ("origin", Keyword::Origin),
+    ("title", Keyword::Title),
+    ("remark", Keyword::Remark),
+    ("protocol", Keyword::Protocol),
+    ("pieces", Keyword::Pieces),
+    ("condition", Keyword::Condition),
+    ("stipulation", Keyword::Stipulation),
+    ("option", Keyword::Option),
+    ("twin", Keyword::Twin),
+];
+
+/// True when `word` is `full` or a shortening of it of at least three letters
+/// (case-insensitive).
+fn abbreviates(word: &str, full: &str) -> bool {
+    let w = word.to_ascii_lowercase();
+    w == full || (w.len() >= 3 && full.starts_with(&w))
+}
+
+fn keyword(word: &str) -> Option<Keyword> {
+    KEYWORDS
+        .iter()
+        .find(|(name, _)| abbreviates(word, name))
+        .map(|&(_, k)| k)
+}
+
+/// A word of the input with its line.
+#[derive(Clone, Debug)]
+struct Word<'a> {
+    text: &'a str,
+    line: usize,
+    /// The rest of the line after this word (for `author` and friends).
+    rest: &'a str,
+}
+
+fn words(input: &str) -> Vec<Word<'_>> {
+    let mut out = Vec::new();
+    for (i, line) in input.lines().enumerate() {
+        let mut offset = 0;
+        for text in line.split_whitespace() {
+            let start = line[offset..].find(text).map_or(offset, |p| p + offset);
+            offset = start + text.len();
+            out.push(Word {
+                text,
+                line: i + 1,
+                rest: line[offset..].trim(),
+            });
+        }
+    }
+    out
+}
+
+/// One problem's parse: the problem, or the first error in it.
+pub type ParsedProblem = Result<Problem, InputError>;
+
+/// Reads every problem of `input`. A text without `begin` is read as one problem.
+pub fn parse(input: &str) -> Vec<ParsedProblem> {
+    let words = words(input);
+    let mut reader = Reader { words, at: 0 };
+    let mut problems = Vec::new();
+    if reader.peek().is_some_and(|w| keyword(w.text) == Some(Keyword::Begin)) {
+        reader.at += 1;
+    }
+    while reader.peek().is_some() {
+        let start = reader.peek().map_or(1, |w| w.line);
+        let result = reader.problem(start);
+        if result.is_err() {
+            reader.skip_to_next();
+        }
+        let ended = reader.finish_problem();
+        // An empty trailing section (e.g. only `end`) is not a problem.
+        if !matches!(&result, Ok(p) if p.pieces.is_empty() && p.stipulation.is_none() && p.headers.is_empty()) {
+            problems.push(result);
+        }
+        if ended {
+            break;
+        }
+    }
+    problems
+}
+
+struct Reader<'a> {
+    words: Vec<Word<'a>>,
+    at: usize,
+}
+
+impl<'a> Reader<'a> {
+    fn peek(&self) -> Option<&Word<'a>> {
+        self.words.get(self.at)
+    }
+
+    fn next(&mut self) -> Option<Word<'a>> {
+        let w = self.words.get(self.at).cloned();
+        self.at += 1;
+        w
+    }
+
+    /// The next word unless it is a keyword.
+    fn argument(&mut self) -> Option<Word<'a>> {
+        match self.peek() {
+            Some(w) if keyword(w.text).is_none() => self.next(),
+            _ => None,
+        }
+    }
+
+    /// Skips the words of the current line after a word that takes the rest of the line.
+    fn skip_line(&mut self, line: usize) {
+        while self.peek().is_some_and(|w| w.line == line) {
+            self.at += 1;
+        }
+    }
+
+    fn skip_to_next(&mut self) {
+        while let Some(w) = self.peek() {
+            if matches!(keyword(w.text), Some(Keyword::Next | Keyword::End)) {
+                return;
+            }
+            self.at += 1;
+        }
+    }
+
+    /// Consumes `next` or `end`; true at `end` or the end of the input.
+    fn finish_problem(&mut self) -> bool {
+        match self.next() {
+            Some(w) => keyword(w.text) == Some(Keyword::End),
+            None => true,
+        }
+    }
+
+    fn problem(&mut self, line: usize) -> Result<Problem, InputError> {
+        let mut problem = Problem {
+            line,
+            ..Problem::default()
+        };
+        while let Some(w) = self.peek().cloned() {
+            let Some(kw) = keyword(w.text) else {
+                return Err(InputError::new(w.line, w.text, "unknown keyword"));
+            };
+            match kw {
+                Keyword::Next | Keyword::End => return Ok(problem),
+                Keyword::Begin => {
+                    self.at += 1;
+                }
+                Keyword::Author | Keyword::Origin | Keyword::Title => {
+                    self.at += 1;
+                    problem.headers.push(w.rest.to_string());
+                    self.skip_line(w.line);
+                }
+                Keyword::Remark | Keyword::Protocol => {
+                    self.at += 1;
+                    self.skip_line(w.line);
+                }
+                Keyword::Pieces => {
+                    self.at += 1;
+                    self.pieces(&mut problem.pieces)?;
+                }
+                Keyword::Condition => {
+                    self.at += 1;
+                    self.condition(&w)?;
+                }
+                Keyword::Stipulation => {
+                    self.at += 1;
+                    let arg = self
+                        .argument()
+                        .ok_or_else(|| InputError::new(w.line, w.text, "the stipulation is missing"))?;
+                    problem.stipulation = Some((stipulation(&arg)?, arg.text.to_string(), arg.line));
+                }
+                Keyword::Option => {
+                    self.at += 1;
+                    self.options(&w, &mut problem.options)?;
+                }
+                Keyword::Twin => {
+                    self.at += 1;
+                    let twin = self.twin(&w)?;
+                    problem.twins.push(twin);
+                }
+            }
+        }
+        Ok(problem)
+    }
+
+    fn pieces(&mut self, pieces: &mut Vec<Placed>) -> Result<(), InputError> {
+        let mut color: Option<Color> = None;
+        let mut board = BoardId::A;
+        while let Some(w) = self.argument() {
+            let lower = w.text.to_ascii_lowercase();
+            if abbreviates(&lower, "white") {
+                (color, board) = (Some(Color::White), BoardId::A);
+            } else if abbreviates(&lower, "black") {
+                (color, board) = (Some(Color::Black), BoardId::A);
+            } else if lower == "alicea" {
+                board = BoardId::A;
+            } else if lower == "aliceb" {
+                board = BoardId::B;
+            } else if abbreviates(&lower, "neutral") {
+                return Err(InputError::new(w.line, w.text, "neutral pieces are not supported"));
+            } else {
+                let Some(color) = color else {
+                    return Err(InputError::new(
+                        w.line,
+                        w.text,
+                        "a piece needs a colour first (white or black)",
+                    ));
+                };
+                for placed in piece_list(&w, color, board)? {
+                    place(pieces, placed, &w)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn condition(&mut self, keyword_word: &Word) -> Result<(), InputError> {
+        let mut any = false;
+        while let Some(w) = self.argument() {
+            let lower = w.text.to_ascii_lowercase();
+            if lower != "alice" && lower != "alicechess" {
+                return Err(InputError::new(w.line, w.text, "unsupported condition (only alice)"));
+            }
+            any = true;
+        }
+        if any {
+            Ok(())
+        } else {
+            Err(InputError::new(
+                keyword_word.line,
+                keyword_word.text,
+                "the condition is missing",
+            ))
+        }
+    }
+
+    fn options(&mut self, keyword_word: &Word, options: &mut super::problem::ProblemOptions) -> Result<(), InputError> {
+        let mut any = false;
+        while let Some(w) = self.argument() {
+            any = true;
+            let t = w.text;
+            if abbreviates(t, "try") {
+                options.tries = true;
+            } else if abbreviates(t, "variation") || abbreviates(t, "variations") {
+                options.variations = true;
+            } else if abbreviates(t, "whitetoplay") {
+                options.white_to_play = true;
+            } else if abbreviates(t, "noboard") {
+                options.no_board = true;
+            } else if abbreviates(t, "nocastling") {
+                options.no_castling.extend(self.squares_argument(&w)?);
+            } else if abbreviates(t, "enpassant") {
+                let squares = self.squares_argument(&w)?;
+                if squares.len() != 1 {
+                    return Err(InputError::new(
+                        w.line,
+                        w.text,
+                        "en passant takes the one square passed over",
+                    ));
+                }
+                options.en_passant = Some(squares[0]);
+            } else if abbreviates(t, "maxsolutions") {
+                options.max_solutions = Some(self.number_argument(&w)? as usize);
+            } else if abbreviates(t, "maxtime") {
+                options.max_time = Some(self.number_argument(&w)?);
+            } else if abbreviates(t, "refutations") {
+                options.refutations = Some(self.number_argument(&w)? as usize);
+            } else {
+                return Err(InputError::new(w.line, t, "unknown option"));
+            }
+        }
+        if any {
+            Ok(())
+        } else {
+            Err(InputError::new(
+                keyword_word.line,
+                keyword_word.text,
+                "the option is missing",
+            ))
+        }
+    }
+
+    fn squares_argument(&mut self, option: &Word) -> Result<Vec<Square>, InputError> {
+        let mut squares = Vec::new();
+        while let Some(w) = self.peek().cloned() {
+            match square_list(w.text) {
+                Some(list) if keyword(w.text).is_none() => {
+                    squares.extend(list);
+                    self.at += 1;
+                }
+                _ => break,
+            }
+        }
+        if squares.is_empty() {
+            return Err(InputError::new(
+                option.line,
+                option.text,
+                "squares expected after this option",
+            ));
+        }
+        Ok(squares)
+    }
+
+    fn number_argument(&mut self, option: &Word) -> Result<u64, InputError> {
+        let w = self
+            .argument()
+            .ok_or_else(|| InputError::new(option.line, option.text, "a number expected after this option"))?;
+        w.text
+            .parse::<u64>()
+            .ok()
+            .filter(|&n| n > 0)
+            .ok_or_else(|| InputError::new(w.line, w.text, "a positive number expected"))
+    }
+
+    fn square(&mut self, twin: &Word) -> Result<Square, InputError> {
+        let w = self
+            .next()
+            .ok_or_else(|| InputError::new(twin.line, twin.text, "a square expected"))?;
+        Square::parse(&w.text.to_ascii_lowercase())
+            .filter(|_| w.text.len() == 2)
+            .ok_or_else(|| InputError::new(w.line, w.text, "a square expected"))
+    }
+
+    fn twin(&mut self, keyword_word: &Word) -> Result<Twin, InputError> {
+        let mut twin = Twin {
+            line: keyword_word.line,
+            continued: false,
+            ops: Vec::new(),
+        };
+        while let Some(w) = self.peek().cloned() {
+            let lower = w.text.to_ascii_lowercase();
+            if abbreviates(&lower, "continued") || lower == "cont" {
+                self.at += 1;
+                twin.continued = true;
+            } else if abbreviates(&lower, "move") {
+                self.at += 1;
+                twin.ops.push(TwinOp::Move(self.square(&w)?, self.square(&w)?));
+            } else if abbreviates(&lower, "exchange") {
+                self.at += 1;
+                twin.ops.push(TwinOp::Exchange(self.square(&w)?, self.square(&w)?));
+            } else if abbreviates(&lower, "remove") {
+                self.at += 1;
+                twin.ops.push(TwinOp::Remove(self.square(&w)?));
+            } else if abbreviates(&lower, "add") {
+                self.at += 1;
+                twin.ops.extend(self.twin_add(&w)?);
+            } else if abbreviates(&lower, "stipulation") {
+                self.at += 1;
+                let arg = self
+                    .next()
+                    .ok_or_else(|| InputError::new(w.line, w.text, "the stipulation is missing"))?;
+                twin.ops
+                    .push(TwinOp::Stipulation(stipulation(&arg)?, arg.text.to_string()));
+            } else if keyword(w.text).is_some() {
+                break;
+            } else {
+                return Err(InputError::new(w.line, w.text, "unknown twin change"));
+            }
+        }
+        if twin.ops.is_empty() {
+            return Err(InputError::new(
+                keyword_word.line,
+                keyword_word.text,
+                "the twin changes nothing",
+            ));
+        }
+        Ok(twin)
+    }
+
+    fn twin_add(&mut self, add: &Word) -> Result<Vec<TwinOp>, InputError> {
+        let colour = self
+            .next()
+            .ok_or_else(|| InputError::new(add.line, add.text, "a colour expected"))?;
+        let color = match colour.text.to_ascii_lowercase() {
+            c if abbreviates(&c, "white") => Color::White,
+            c if abbreviates(&c, "black") => Color::Black,
+            _ => return Err(InputError::new(colour.line, colour.text, "white or black expected")),
+        };
+        let mut board = BoardId::A;
+        let mut spec = self
+            .next()
+            .ok_or_else(|| InputError::new(add.line, add.text, "a piece expected"))?;
+        match spec.text.to_ascii_lowercase().as_str() {
+            "aliceb" | "alicea" => {
+                board = if spec.text.eq_ignore_ascii_case("aliceb") {
+                    BoardId::B
+                } else {
+                    BoardId::A
+                };
+                spec = self
+                    .next()
+                    .ok_or_else(|| InputError::new(add.line, add.text, "a piece expected"))?;
+            }
+            _ => {}
+        }
+        Ok(piece_list(&spec, color, board)?.into_iter().map(TwinOp::Add).collect())
+    }
+}
+
+fn stipulation(w: &Word) -> Result<Stipulation, InputError> {
+    if w.text.to_ascii_lowercase().starts_with("dia") {
+        return Err(InputError::new(w.line, w.text, "proof games are not supported"));
+    }
+    w.text.parse().map_err(|e: String| InputError::new(w.line, w.text, e))
+}
+
+/// `a1b2c3` as squares.
+fn square_list(text: &str) -> Option<Vec<Square>> {
+    let lower = text.to_ascii_lowercase();
+    if lower.is_empty() || !lower.len().is_multiple_of(2) || !lower.is_ascii() {
+        return None;
+    }
+    (0..lower.len())
+        .step_by(2)
+        .map(|i| Square::parse(&lower[i..i + 2]))
+        .collect()
+}
+
+/// `Rh1a8a1` (a piece letter and its squares) as pieces.
+fn piece_list(w: &Word, color: Color, board: BoardId) -> Result<Vec<Placed>, InputError> {
+    let mut chars = w.text.chars();
+    let letter = chars.next().map(|c| c.to_ascii_uppercase());
+    let kind = match letter {
+        Some('K') => PieceKind::King,
+        Some('Q') => PieceKind::Queen,
+        Some('R') => PieceKind::Rook,
+        Some('B') => PieceKind::Bishop,
+        Some('S') => PieceKind::Knight,
+        Some('P') => PieceKind::Pawn,
+        Some('N') => {
+            return Err(InputError::new(
+                w.line,
+                w.text,
+                "unknown piece 'N' (Popeye's N is the nightrider; write S for the knight)",
+            ))
+        }
+        _ => {
+            return Err(InputError::new(
+                w.line,
+                w.text,
+                "unknown piece (expected K, Q, R, B, S or P)",
+            ))
+        }
+    };
+    let squares = square_list(chars.as_str())
+        .ok_or_else(|| InputError::new(w.line, w.text, "a piece letter and squares expected (e.g. Rh1a8)"))?;
+    Ok(squares
+        .into_iter()
+        .map(|square| Placed {
+            piece: Piece::new(color, kind),
+            square,
+            board,
+        })
+        .collect())
+}
+
+/// Adds a piece of the diagram: one piece per square (over both boards), one king per colour,
+/// no pawn on the first or last rank.
+fn place(pieces: &mut Vec<Placed>, placed: Placed, w: &Word) -> Result<(), InputError> {
+    if let Some(other) = pieces.iter().find(|p| p.square == placed.square) {
+        let message = if other.board == placed.board {
+            format!("square {} is given twice", placed.square)
+        } else {
+            format!("square {} is occupied on both boards", placed.square)
+        };
+        return Err(InputError::new(w.line, w.text, message));
+    }
+    if placed.piece.kind() == PieceKind::King && pieces.iter().any(|p| p.piece == placed.piece) {
+        return Err(InputError::new(w.line, w.text, "a second king of the same colour"));
+    }
+    if placed.piece.kind() == PieceKind::Pawn && matches!(placed.square.rank(), 0 | 7) {
+        return Err(InputError::new(w.line, w.text, "a pawn on the first or last rank"));
+    }
+    pieces.push(placed);
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_a_problem_with_twins_and_options() {
+        let text = "begin\nauthor A. Composer\norigin Somewhere 2025\npieces white kh1 rg2 white AliceB bf7\n  black rd2 black AliceB kf8\nstip h#2\noption try vari maxsol 3 nocastling e1h1\ntwin move h1 h2\ntwin cont add black AliceB Pb6 remove d2\nend\n";
+        let problems = parse(text);
+        assert_eq!(problems.len(), 1);
+        let p = problems[0].as_ref().unwrap();
+        assert_eq!(p.headers, ["A. Composer", "Somewhere 2025"]);
+        assert_eq!(p.pieces.len(), 5);
+        assert_eq!(p.pieces[2].board, BoardId::B);
+        assert_eq!(p.stipulation.as_ref().unwrap().1, "h#2");
+        assert!(p.options.tries && p.options.variations);
+        assert_eq!(p.options.max_solutions, Some(3));
+        assert_eq!(p.options.no_castling.len(), 2);
+        assert_eq!(p.twins.len(), 2);
+        assert!(p.twins[1].continued);
+        assert_eq!(p.twins[1].ops.len(), 2);
+    }
+
+    #[test]
+    fn errors_name_the_line_and_word_and_the_next_problem_is_read() {
+        let text = "begin\npieces white ke1 black ke8\nstip #2\nfrobnicate\nnext\npieces white ke1 ke2 black ke8\nstip #2\nnext\npieces white ke1 black ke8 aliceb pe1\nstip #2\nnext\npieces white ke1 black ke8\nstip #2.5\nnext\npieces white ke1 nb1 black ke8\nstip #1\nnext\npieces white ke1 black ke8\nstip dia3.5\nnext\npieces white ke1 black ke8\nstip #1\nend";
+        let problems = parse(text);
+        let errors: Vec<String> = problems
+            .iter()
+            .map(|p| {
+                p.as_ref()
+                    .err()
+                    .map_or("ok".into(), |e| format!("{} {}", e.line, e.word))
+            })
+            .collect();
+        assert_eq!(
+            errors,
+            ["4 frobnicate", "6 ke2", "9 pe1", "13 #2.5", "15 nb1", "19 dia3.5", "ok"]
+        );
+    }
+}

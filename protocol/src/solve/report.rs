@@ -1,0 +1,120 @@
+//! The JSON output (one object per problem or twin) and the progress line on stderr.
+
+use super::problem::Task;
+use crate::json::{quote, Object};
+use std::io::Write;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+use vorpal_engine::solve::{Solution, SolveControl, Solved};
+use vorpal_engine::Position;
+
+/// The JSON object of one solved task: `stipulation` as given, `keys` (and with tries `tries`,
+/// each with its `refutations`) or `solutions` (each line's moves in UCI), `complete`, `nodes`
+/// and `ms`; `problem` (1-based) and for a twin `twin` (its letter).
+pub fn json(problem: usize, task: &Task, solved: &Solved, tries: bool, ms: u128) -> String {
+    let pos = &task.position;
+    let mut obj = Object::new().num("problem", problem as i128);
+    if let Some(label) = task.label {
+        obj = obj.str("twin", &label.to_string());
+    }
+    obj = obj.str("stipulation", &task.stipulation_text);
+    match &solved.solution {
+        Solution::Direct(direct) => {
+            let mut keys: Vec<String> = direct.keys.iter().map(|k| pos.move_to_uci(k.mv)).collect();
+            keys.sort();
+            obj = obj.strs("keys", &keys);
+            if tries {
+                let mut list: Vec<(String, Vec<String>)> = direct
+                    .tries
+                    .iter()
+                    .map(|t| {
+                        let after = pos.after(t.mv);
+                        let mut refutations: Vec<String> =
+                            t.refutations.iter().map(|&r| after.move_to_uci(r)).collect();
+                        refutations.sort();
+                        (pos.move_to_uci(t.mv), refutations)
+                    })
+                    .collect();
+                list.sort();
+                let items: Vec<String> = list
+                    .iter()
+                    .map(|(mv, refutations)| Object::new().str("move", mv).strs("refutations", refutations).finish())
+                    .collect();
+                obj = obj.raw("tries", &format!("[{}]", items.join(",")));
+            }
+        }
+        Solution::Help(help) => {
+            let mut lines: Vec<Vec<String>> = help.lines.iter().map(|l| super::uci_line(pos, l)).collect();
+            lines.sort_by_key(|l| l.join(" "));
+            let items: Vec<String> = lines
+                .iter()
+                .map(|l| format!("[{}]", l.iter().map(|m| quote(m)).collect::<Vec<_>>().join(",")))
+                .collect();
+            obj = obj.raw("solutions", &format!("[{}]", items.join(",")));
+        }
+    }
+    obj.raw("complete", if solved.complete { "true" } else { "false" })
+        .num("nodes", solved.nodes)
+        .num("ms", ms as i128)
+        .finish()
+}
+
+/// The JSON object of a problem that could not be solved.
+pub fn json_error(problem: usize, message: &str) -> String {
+    Object::new()
+        .num("problem", problem as i128)
+        .str("error", message)
+        .finish()
+}
+
+/// Shows `solving <what>: <nodes> nodes, <seconds> s` on stderr every second while `done` is
+/// false, starting after one second (short solves print nothing). On a terminal the line is
+/// rewritten in place and cleared at the end; otherwise one line per second.
+pub fn progress(what: &str, control: &SolveControl, done: &AtomicBool, terminal: bool) {
+    let start = Instant::now();
+    let mut shown = false;
+    let mut next = Duration::from_secs(1);
+    while !done.load(Ordering::Relaxed) {
+        std::thread::sleep(Duration::from_millis(50));
+        if start.elapsed() < next {
+            continue;
+        }
+        next += Duration::from_secs(1);
+        let text = format!(
+            "solving {what}: {} nodes, {:.1} s",
+            control.nodes(),
+            start.elapsed().as_secs_f64()
+        );
+        let mut err = std::io::stderr().lock();
+        // A closed stderr only silences the progress line.
+        let _ = if terminal {
+            write!(err, "\r{text}\x1b[K")
+        } else {
+            writeln!(err, "{text}")
+        };
+        let _ = err.flush();
+        shown = true;
+    }
+    if shown && terminal {
+        let _ = write!(std::io::stderr().lock(), "\r\x1b[K");
+    }
+}
+
+/// The summary line: solutions found, nodes, time.
+pub fn summary(solved: &Solved, seconds: f64) -> String {
+    let count = match &solved.solution {
+        Solution::Direct(d) => d.keys.len(),
+        Solution::Help(h) => h.lines.len(),
+    };
+    let noun = if count == 1 { "solution" } else { "solutions" };
+    let mut text = format!("{count} {noun}, {} nodes, {seconds:.3} s", solved.nodes);
+    if !solved.complete {
+        text.push_str(" (stopped early: the solutions shown are proven, others may exist)");
+    }
+    text
+}
+
+/// The starting position's diagram for the text output.
+pub fn diagram(pos: &Position) -> String {
+    crate::display::diagram(pos)
+}

@@ -1,0 +1,148 @@
+//! The text output, after Popeye's layout: key moves with `!`, tries with `?` and `but 1...X !`,
+//! `threat:` and `zugzwang.`, defences as `1...X`, helpmate lines as `1.X Y   2.X Y#`; the
+//! moves in the project's SAN, a move landing on board A marked `/A`.
+
+use super::problem::Task;
+use vorpal_engine::solve::{AttackLine, DirectSolution, HelpSolution};
+use vorpal_engine::{Move, Position};
+
+/// Indentation of an attacker's move `k` (1-based), as Popeye lays it out.
+fn attack_indent(k: u32) -> usize {
+    if k == 1 {
+        3
+    } else {
+        10 + 8 * (k as usize - 2)
+    }
+}
+
+/// Indentation of a defender's move `k`.
+fn defence_indent(k: u32) -> usize {
+    6 + 8 * (k as usize - 1)
+}
+
+/// The heading of a task: the twin label and change, and the stipulation.
+pub fn heading(task: &Task) -> String {
+    match task.label {
+        Some(label) if task.change.is_empty() => format!("{label}) {}", task.stipulation_text),
+        Some(label) => format!("{label}) {}  {}", task.change, task.stipulation_text),
+        None => task.stipulation_text.clone(),
+    }
+}
+
+/// The lines of a direct or self play solution: keys first, then tries.
+pub fn direct(pos: &Position, solution: &DirectSolution, variations: bool) -> Vec<String> {
+    let mut out = Vec::new();
+    for (lines, marker) in [(&solution.keys, "!"), (&solution.tries, "?")] {
+        for line in sorted(pos, lines) {
+            out.push(String::new());
+            attack(pos, line, 1, Some(marker), variations, &mut out);
+            if !line.refutations.is_empty() {
+                out.push("    but".to_string());
+                let q = pos.after(line.mv);
+                for &r in &line.refutations {
+                    out.push(format!("{:w$}1...{} !", "", q.move_to_san(r), w = defence_indent(1)));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// `lines` in the order of their moves' UCI text.
+fn sorted<'a>(pos: &Position, lines: &'a [AttackLine]) -> Vec<&'a AttackLine> {
+    let mut v: Vec<&AttackLine> = lines.iter().collect();
+    v.sort_by_key(|l| pos.move_to_uci(l.mv));
+    v
+}
+
+/// One attacker's move `k` with what follows it.
+fn attack(pos: &Position, line: &AttackLine, k: u32, marker: Option<&str>, variations: bool, out: &mut Vec<String>) {
+    let q = pos.after(line.mv);
+    let mut text = format!("{:w$}{k}.{}", "", pos.move_to_san(line.mv), w = attack_indent(k));
+    if let Some(m) = marker {
+        text.push(' ');
+        text.push_str(m);
+    }
+    let open = variations && line.length > 1 && !q.in_check() && !q.legal_moves().is_empty();
+    if open && !line.threats.is_empty() {
+        text.push_str(" threat:");
+    } else if open {
+        text.push_str(" zugzwang.");
+    }
+    out.push(text);
+    if !line.threats.is_empty() {
+        let mut passed = q;
+        passed.make_null_move();
+        for threat in sorted(&passed, &line.threats) {
+            attack(&passed, threat, k + 1, None, variations, out);
+        }
+    }
+    for defence in &line.defences {
+        out.push(format!(
+            "{:w$}{k}...{}",
+            "",
+            q.move_to_san(defence.mv),
+            w = defence_indent(k)
+        ));
+        let r = q.after(defence.mv);
+        for reply in sorted(&r, &defence.replies) {
+            attack(&r, reply, k + 1, None, variations, out);
+        }
+    }
+}
+
+/// One helpmate line: `1.X Y   2.X Y#`, or with the half move `1...X   2.X Y   3.X Y#`.
+pub fn help_line(pos: &Position, moves: &[Move], half_move: bool) -> String {
+    let mut p = *pos;
+    let mut text = String::from(" ");
+    for (i, &m) in moves.iter().enumerate() {
+        let san = p.move_to_san(m);
+        let (number, first) = if half_move {
+            (i.div_ceil(2) + 1, i % 2 == 1)
+        } else {
+            (i / 2 + 1, i % 2 == 0)
+        };
+        if half_move && i == 0 {
+            text.push_str(&format!(" 1...{san}"));
+        } else if first {
+            text.push_str(&format!("{}{number}.{san}", if i == 0 { " " } else { "   " }));
+        } else {
+            text.push_str(&format!(" {san}"));
+        }
+        p = p.after(m);
+    }
+    text
+}
+
+/// The lines of a help play solution, sorted by their UCI text.
+pub fn help(pos: &Position, solution: &HelpSolution, half_move: bool) -> Vec<String> {
+    let mut lines: Vec<&Vec<Move>> = solution.lines.iter().collect();
+    lines.sort_by_key(|line| super::uci_line(pos, line).join(" "));
+    lines.into_iter().map(|line| help_line(pos, line, half_move)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use vorpal_engine::Rules;
+
+    #[test]
+    fn helpmate_lines_are_numbered_like_popeye() {
+        let pos = Position::from_fen("8/8/8/2Q1|k3/8/2|R5/3|p4/K7 b - - 0 1", Rules::default()).unwrap();
+        let moves: Vec<Move> = {
+            let mut p = pos;
+            ["e5f4", "c5f5", "d2d1n", "c3f3"]
+                .iter()
+                .map(|t| {
+                    let m = p.parse_uci(t).unwrap();
+                    p = p.after(m);
+                    m
+                })
+                .collect()
+        };
+        assert_eq!(help_line(&pos, &moves, false), "  1.Kf4/A Qf5   2.d1=N/A Rf3/A#");
+        assert_eq!(attack_indent(1), 3);
+        assert_eq!(attack_indent(3), 18);
+        assert_eq!(defence_indent(2), 14);
+    }
+}
