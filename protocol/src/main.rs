@@ -3,6 +3,8 @@
 //! `vorpal <command> [args]` runs one command and exits; `vorpal analyze ...` analyses a
 //! position for a person or a script. This crate is the only code that prints.
 
+#![forbid(unsafe_code)]
+
 mod analyze;
 mod cli;
 mod commands;

@@ -1,6 +1,9 @@
 //! Workspace test crate: shared helpers for the integration tests in `tests/tests/`.
 
+#![forbid(unsafe_code)]
+
 pub mod data;
+pub mod doc_examples;
 pub mod fuzz;
 pub mod harness;
 pub mod reference;

@@ -1,5 +1,7 @@
 //! Match runner, statistics, data generation and tuning for Vorpal.
 
+#![forbid(unsafe_code)]
+
 pub mod adjudication;
 pub mod arbiter;
 pub mod cli;

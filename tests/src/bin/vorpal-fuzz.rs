@@ -11,6 +11,8 @@
 //! (`$CARGO_TARGET_DIR` or `target`). `--case C` runs the single case of seed `C` (as printed
 //! with a failure) and shows its input.
 
+#![forbid(unsafe_code)]
+
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::panic::{catch_unwind, AssertUnwindSafe};

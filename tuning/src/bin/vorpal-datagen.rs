@@ -6,6 +6,8 @@
 //!
 //! Rerunning with the same `--out` and settings continues where the last run stopped.
 
+#![forbid(unsafe_code)]
+
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;

@@ -13,6 +13,8 @@
 //! It lists `UCI_Variant` (default `chess`) and answers `bestmove 0000` while the variant is
 //! not `alice`, so a runner that forgets to select the variant fails the tests.
 
+#![forbid(unsafe_code)]
+
 use std::io::{BufRead, Write};
 use std::time::Duration;
 use vorpal_engine::{Color, Move, Position, Rules};

@@ -7,6 +7,8 @@
 //! Writes a weights file in the format of `engine/data/weights.txt` (the file the engine's
 //! build embeds); the engine's own file is only replaced when `--out` names it.
 
+#![forbid(unsafe_code)]
+
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
