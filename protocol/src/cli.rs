@@ -33,6 +33,7 @@ pub fn run(args: &[String]) -> i32 {
             0
         }
         ["analyze" | "analyse", rest @ ..] => crate::analyze::run(rest),
+        ["gui", rest @ ..] => crate::gui::run(rest),
         ["xboard"] => {
             crate::xboard::run_stdin();
             0

@@ -151,6 +151,7 @@ pub struct EngineProcess {
     lines: Receiver<(Instant, String)>,
     id_name: Option<String>,
     uci_options: Vec<String>,
+    option_specs: Vec<String>,
 }
 
 impl EngineProcess {
@@ -202,6 +203,7 @@ impl EngineProcess {
             lines: rx,
             id_name: None,
             uci_options: Vec::new(),
+            option_specs: Vec::new(),
         };
         engine.handshake(config, rules, timeout)?;
         Ok(engine)
@@ -221,6 +223,7 @@ impl EngineProcess {
             } else if let Some(rest) = line.strip_prefix("option name ") {
                 let name = rest.split(" type ").next().unwrap_or(rest).trim();
                 self.uci_options.push(name.to_string());
+                self.option_specs.push(rest.trim().to_string());
             }
         }
         let mut rule_options = vec![("UCI_Variant", rules.variant.name().to_string())];
@@ -258,6 +261,38 @@ impl EngineProcess {
     /// True when the engine listed the option `name` (case-insensitive) during the handshake.
     pub fn has_option(&self, name: &str) -> bool {
         self.uci_options.iter().any(|o| o.eq_ignore_ascii_case(name))
+    }
+
+    /// The values of the combo option `name` (`var` entries of its `option` line), empty when
+    /// the engine does not list it as a combo.
+    pub fn combo_values(&self, name: &str) -> Vec<String> {
+        let Some(spec) = self.option_specs.iter().find(|s| {
+            s.split(" type ")
+                .next()
+                .is_some_and(|n| n.trim().eq_ignore_ascii_case(name))
+        }) else {
+            return Vec::new();
+        };
+        if !spec.contains(" type combo") {
+            return Vec::new();
+        }
+        let words: Vec<&str> = spec.split_whitespace().collect();
+        words
+            .windows(2)
+            .filter(|w| w[0] == "var")
+            .map(|w| w[1].to_string())
+            .collect()
+    }
+
+    /// The next output line, waiting until `deadline`: `Ok(None)` when none came in time, an
+    /// error when the engine's output closed (it crashed or quit). For clients that interleave
+    /// reading with other work (the browser GUI).
+    pub fn next_line(&mut self, deadline: Instant) -> Result<Option<String>, EngineError> {
+        match self.recv(deadline, "output") {
+            Ok((_, line)) => Ok(Some(line)),
+            Err(EngineError::Timeout(_)) => Ok(None),
+            Err(e) => Err(e),
+        }
     }
 
     /// Sends one line.

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Browser tests of `vorpal gui`: installs headless Chromium (Debian) and the npm packages of
+# package-lock.json when missing, builds vorpal, and runs the tests with node's test runner.
+# Usage: tests/gui/browser.sh [SCREENSHOT_DIR]   (default: target/gui-screenshots)
+# VORPAL_BIN=path skips the build; VORPAL_PROFILE picks the cargo profile (default release).
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+shots="${1:-$root/target/gui-screenshots}"
+mkdir -p "$shots"
+shots="$(cd "$shots" && pwd)"
+
+if [ ! -x /usr/bin/chromium ]; then
+  apt-get update -q
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium
+fi
+if ! command -v node >/dev/null; then
+  apt-get update -q
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -q nodejs npm
+fi
+if [ ! -d "$here/node_modules/playwright-core" ]; then
+  (cd "$here" && npm ci --no-audit --no-fund)
+fi
+
+if [ -z "${VORPAL_BIN:-}" ]; then
+  profile="${VORPAL_PROFILE:-release}"
+  (cd "$root" && cargo build -q --profile "$profile" -p vorpal)
+  dir="$profile"
+  [ "$profile" = dev ] && dir=debug
+  VORPAL_BIN="$root/target/$dir/vorpal"
+fi
+export VORPAL_BIN SCREENSHOT_DIR="$shots"
+cd "$here"
+timeout 600 node --test --test-concurrency=1 gui.test.mjs
