@@ -2,7 +2,8 @@
 # Browser tests of `vorpal gui`: installs headless Chromium (Debian) and the npm packages of
 # package-lock.json when missing, builds vorpal, and runs the tests with node's test runner.
 # Usage: tests/gui/browser.sh [SCREENSHOT_DIR]   (default: target/gui-screenshots)
-# VORPAL_BIN=path skips the build; VORPAL_PROFILE picks the cargo profile (default release).
+# VORPAL_BIN=path skips the build (default: build `vorpal` with the test profile, which
+# `cargo test --workspace` has already built, so CI pays nothing extra).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
@@ -23,11 +24,8 @@ if [ ! -d "$here/node_modules/playwright-core" ]; then
 fi
 
 if [ -z "${VORPAL_BIN:-}" ]; then
-  profile="${VORPAL_PROFILE:-release}"
-  (cd "$root" && cargo build -q --profile "$profile" -p vorpal)
-  dir="$profile"
-  [ "$profile" = dev ] && dir=debug
-  VORPAL_BIN="$root/target/$dir/vorpal"
+  (cd "$root" && cargo build -q --profile test -p vorpal --bin vorpal)
+  VORPAL_BIN="${CARGO_TARGET_DIR:-$root/target}/debug/vorpal"
 fi
 export VORPAL_BIN SCREENSHOT_DIR="$shots"
 cd "$here"

@@ -70,6 +70,7 @@ const pieceAt = (page, board, square) =>
   page.locator(`${cell(board, square)} img`).getAttribute('data-piece', { timeout: 2000 }).catch(() => null);
 
 async function shot(page, name) {
+  await page.waitForFunction(() => [...document.images].every((i) => i.complete));
   await page.screenshot({ path: join(SHOTS, `${name}.png`) });
 }
 
@@ -349,6 +350,36 @@ test('an engine that fails: a clear message, the game kept, a restart button', a
   } finally {
     bad.child.kill();
   }
+});
+
+test('an engine that sends an illegal move is refused; the game is kept', async () => {
+  const bad = await startServer(['--engine', 'cmd=fake-engines/illegal.sh', 'name=Illegal']);
+  try {
+    const page = await openPage(bad.url);
+    await page.selectOption('#mode', 'play');
+    await clickMove(page, ['A', 'e2'], ['B', 'e4']);
+    await page.waitForFunction(() => document.getElementById('status').textContent.includes('illegal move'));
+    assert.match(await page.textContent('#status'), /e1e8/);
+    assert.equal(await moveCount(page), 1, 'the illegal move was not played');
+    assert.equal(await pieceAt(page, 'B', 'e4'), 'wp');
+    assert.equal(await page.isVisible('#restart'), true);
+    await shot(page, '15-illegal-engine-move');
+    await page.close();
+  } finally {
+    bad.child.kill();
+  }
+});
+
+test('two tabs at once keep separate games', async () => {
+  const [one, two] = [await openPage(), await openPage()];
+  await clickMove(one, ['A', 'e2'], ['B', 'e4']);
+  await clickMove(two, ['A', 'g1'], ['B', 'f3']);
+  await one.waitForFunction(() => document.querySelectorAll('#moves .move').length === 1);
+  await two.waitForFunction(() => document.querySelectorAll('#moves .move').length === 1);
+  assert.deepEqual(await one.locator('#moves .move').allTextContents(), ['e4']);
+  assert.deepEqual(await two.locator('#moves .move').allTextContents(), ['Nf3']);
+  await one.close();
+  await two.close();
 });
 
 test('the server refuses bad requests cleanly', async () => {

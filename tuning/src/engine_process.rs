@@ -437,6 +437,36 @@ mod tests {
     }
 
     #[test]
+    fn combo_values_and_line_by_line_reading() {
+        let script = "while read l; do case $l in \
+            uci) echo 'option name UCI_Variant type combo default alice var alice var minialice'; \
+                 echo 'option name Hash type spin default 16 min 1 max 64'; echo uciok;; \
+            isready) echo readyok;; \
+            go*) echo 'info depth 1 score cp 5 pv e2e4'; echo 'bestmove e2e4';; \
+            quit) exit 0;; esac; done";
+        let cfg = EngineConfig {
+            name: "fake".into(),
+            cmd: "sh".into(),
+            args: vec!["-c".into(), script.into()],
+            ..EngineConfig::default()
+        };
+        let mut e = EngineProcess::start(&cfg, Rules::default(), Duration::from_secs(10)).unwrap();
+        assert_eq!(e.combo_values("uci_variant"), ["alice", "minialice"]);
+        assert!(e.combo_values("Hash").is_empty());
+        assert!(e.combo_values("Threads").is_empty());
+        e.send("go depth 1").unwrap();
+        let deadline = Instant::now() + Duration::from_secs(10);
+        assert_eq!(
+            e.next_line(deadline).unwrap().as_deref(),
+            Some("info depth 1 score cp 5 pv e2e4")
+        );
+        assert_eq!(e.next_line(deadline).unwrap().as_deref(), Some("bestmove e2e4"));
+        assert_eq!(e.next_line(Instant::now() + Duration::from_millis(20)).unwrap(), None);
+        e.send("quit").unwrap();
+        assert!(matches!(e.next_line(deadline), Err(EngineError::Crashed(_))));
+    }
+
+    #[test]
     fn score_text() {
         assert_eq!(UciScore::Cp(35).pgn(), "+0.35");
         assert_eq!(UciScore::Cp(-120).pgn(), "-1.20");

@@ -69,7 +69,6 @@ fn with_type(status: u16, body: Vec<u8>, content_type: &str) -> Reply {
     Response::from_data(body)
         .with_status_code(status)
         .with_header(header("Content-Type", content_type))
-        .with_header(header("Cache-Control", "no-store"))
         .with_header(header("X-Content-Type-Options", "nosniff"))
 }
 
@@ -78,7 +77,7 @@ fn text(status: u16, body: &str) -> Reply {
 }
 
 fn json_reply(status: u16, v: &Value) -> Reply {
-    with_type(status, v.to_string().into_bytes(), "application/json")
+    with_type(status, v.to_string().into_bytes(), "application/json").with_header(header("Cache-Control", "no-store"))
 }
 
 /// Sends an answer; a client that has gone away is no error of ours.
@@ -139,7 +138,8 @@ fn handle(hub: &Arc<Hub>, mut request: Request, listen: IpAddr) {
     let method = request.method().clone();
     let reply = match (&method, path.as_str()) {
         (Method::Get, p) if !p.starts_with("/api/") => match assets::find(p) {
-            Some((body, kind)) => with_type(200, body, kind),
+            // Assets change only with the binary: the browser may keep them for the session.
+            Some((body, kind)) => with_type(200, body, kind).with_header(header("Cache-Control", "max-age=600")),
             None => text(404, "not found"),
         },
         (Method::Post, "/api/session") => match hub.create() {

@@ -80,13 +80,16 @@ export class Boards {
       this.build(state.boards, state.files);
       this.root.style.setProperty('--files', String(state.files * state.boards));
     }
-    for (const cell of this.cells.values()) {
+    const wanted = new Map(state.pieces.map((p) => [`${p.board}:${p.square}`, p.piece]));
+    for (const [key, cell] of this.cells) {
       cell.classList.remove('last-from', 'last-to', 'check', 'sel', 'dest', 'dest-capture');
-      cell.querySelector('img')?.remove();
+      // A piece that stays is left alone (no flicker); others are replaced.
+      const img = cell.querySelector('img');
+      if (img && img.dataset.piece !== wanted.get(key)) img.remove();
     }
     for (const p of state.pieces) {
       const cell = this.cells.get(`${p.board}:${p.square}`);
-      if (!cell) continue;
+      if (!cell || cell.querySelector('img')) continue;
       const img = document.createElement('img');
       img.src = `/pieces/${p.piece}.svg`;
       img.alt = p.piece;
