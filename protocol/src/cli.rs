@@ -34,6 +34,7 @@ pub fn run(args: &[String]) -> i32 {
         }
         ["analyze" | "analyse", rest @ ..] => crate::analyze::run(rest),
         ["solve", rest @ ..] => crate::solve::run(rest),
+        ["gui", rest @ ..] => crate::gui::run(rest),
         ["xboard"] => {
             crate::xboard::run_stdin();
             0

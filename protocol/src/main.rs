@@ -11,6 +11,7 @@ mod commands;
 mod display;
 mod format;
 mod go;
+mod gui;
 mod input;
 mod json;
 mod options;

@@ -119,7 +119,7 @@ fn seconds(name: &str, values: &[String]) -> Result<Duration, String> {
 }
 
 /// Applies `key=value` engine settings to `cfg`.
-fn engine_settings(cfg: &mut EngineConfig, settings: &[String]) -> Result<(), String> {
+pub fn engine_settings(cfg: &mut EngineConfig, settings: &[String]) -> Result<(), String> {
     for s in settings {
         let (k, v) = s
             .split_once('=')
@@ -201,7 +201,7 @@ fn check_rules(rules: Rules) -> Result<(), String> {
 }
 
 /// Makes a relative command path absolute (so `dir=` does not change what it names).
-fn resolve_cmd(cmd: &str) -> String {
+pub fn resolve_cmd(cmd: &str) -> String {
     let p = Path::new(cmd);
     if cmd.contains('/') && p.is_relative() && p.exists() {
         if let Ok(abs) = std::fs::canonicalize(p) {

@@ -151,6 +151,7 @@ pub struct EngineProcess {
     lines: Receiver<(Instant, String)>,
     id_name: Option<String>,
     uci_options: Vec<String>,
+    option_specs: Vec<String>,
 }
 
 impl EngineProcess {
@@ -202,6 +203,7 @@ impl EngineProcess {
             lines: rx,
             id_name: None,
             uci_options: Vec::new(),
+            option_specs: Vec::new(),
         };
         engine.handshake(config, rules, timeout)?;
         Ok(engine)
@@ -221,6 +223,7 @@ impl EngineProcess {
             } else if let Some(rest) = line.strip_prefix("option name ") {
                 let name = rest.split(" type ").next().unwrap_or(rest).trim();
                 self.uci_options.push(name.to_string());
+                self.option_specs.push(rest.trim().to_string());
             }
         }
         let mut rule_options = vec![("UCI_Variant", rules.variant.name().to_string())];
@@ -258,6 +261,38 @@ impl EngineProcess {
     /// True when the engine listed the option `name` (case-insensitive) during the handshake.
     pub fn has_option(&self, name: &str) -> bool {
         self.uci_options.iter().any(|o| o.eq_ignore_ascii_case(name))
+    }
+
+    /// The values of the combo option `name` (`var` entries of its `option` line), empty when
+    /// the engine does not list it as a combo.
+    pub fn combo_values(&self, name: &str) -> Vec<String> {
+        let Some(spec) = self.option_specs.iter().find(|s| {
+            s.split(" type ")
+                .next()
+                .is_some_and(|n| n.trim().eq_ignore_ascii_case(name))
+        }) else {
+            return Vec::new();
+        };
+        if !spec.contains(" type combo") {
+            return Vec::new();
+        }
+        let words: Vec<&str> = spec.split_whitespace().collect();
+        words
+            .windows(2)
+            .filter(|w| w[0] == "var")
+            .map(|w| w[1].to_string())
+            .collect()
+    }
+
+    /// The next output line, waiting until `deadline`: `Ok(None)` when none came in time, an
+    /// error when the engine's output closed (it crashed or quit). For clients that interleave
+    /// reading with other work (the browser GUI).
+    pub fn next_line(&mut self, deadline: Instant) -> Result<Option<String>, EngineError> {
+        match self.recv(deadline, "output") {
+            Ok((_, line)) => Ok(Some(line)),
+            Err(EngineError::Timeout(_)) => Ok(None),
+            Err(e) => Err(e),
+        }
     }
 
     /// Sends one line.
@@ -399,6 +434,36 @@ mod tests {
         assert_eq!(r.score, Some(UciScore::Mate(-3)));
         parse_info("info depth 3 currmove e2e4 currmovenumber 1", &mut r);
         assert_eq!(r.score, Some(UciScore::Mate(-3)));
+    }
+
+    #[test]
+    fn combo_values_and_line_by_line_reading() {
+        let script = "while read l; do case $l in \
+            uci) echo 'option name UCI_Variant type combo default alice var alice var minialice'; \
+                 echo 'option name Hash type spin default 16 min 1 max 64'; echo uciok;; \
+            isready) echo readyok;; \
+            go*) echo 'info depth 1 score cp 5 pv e2e4'; echo 'bestmove e2e4';; \
+            quit) exit 0;; esac; done";
+        let cfg = EngineConfig {
+            name: "fake".into(),
+            cmd: "sh".into(),
+            args: vec!["-c".into(), script.into()],
+            ..EngineConfig::default()
+        };
+        let mut e = EngineProcess::start(&cfg, Rules::default(), Duration::from_secs(10)).unwrap();
+        assert_eq!(e.combo_values("uci_variant"), ["alice", "minialice"]);
+        assert!(e.combo_values("Hash").is_empty());
+        assert!(e.combo_values("Threads").is_empty());
+        e.send("go depth 1").unwrap();
+        let deadline = Instant::now() + Duration::from_secs(10);
+        assert_eq!(
+            e.next_line(deadline).unwrap().as_deref(),
+            Some("info depth 1 score cp 5 pv e2e4")
+        );
+        assert_eq!(e.next_line(deadline).unwrap().as_deref(), Some("bestmove e2e4"));
+        assert_eq!(e.next_line(Instant::now() + Duration::from_millis(20)).unwrap(), None);
+        e.send("quit").unwrap();
+        assert!(matches!(e.next_line(deadline), Err(EngineError::Crashed(_))));
     }
 
     #[test]

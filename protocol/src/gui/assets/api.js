@@ -1,0 +1,58 @@
+// Talking to the vorpal gui server: one session per page, a long poll for the state, and
+// commands that answer with the new state. Nothing here knows the rules of the game.
+
+/** @typedef {{sid: string, version: number, onState: (s: any) => void, onError: (msg: string) => void}} Link */
+
+/** Opens a session; resolves to {sid, state} or rejects with the server's reason. */
+export async function openSession() {
+  const r = await fetch('/api/session', { method: 'POST' });
+  const body = await r.json().catch(() => ({ error: `server answered ${r.status}` }));
+  if (!r.ok) throw new Error(body.error || `server answered ${r.status}`);
+  return body;
+}
+
+/** Long-polls the state forever, calling link.onState for each version newer than link.version. */
+export async function pollLoop(link) {
+  for (;;) {
+    try {
+      const r = await fetch(`/api/state?sid=${link.sid}&since=${link.version}`);
+      if (r.status === 410) {
+        link.onError('This page\'s session has ended (the server restarted or the tab was idle). Reload the page.');
+        return;
+      }
+      if (!r.ok) throw new Error(`server answered ${r.status}`);
+      const state = await r.json();
+      if (state.version > link.version) link.onState(state);
+    } catch (e) {
+      link.onError(`Lost contact with the server (${e.message}); retrying…`);
+      await new Promise((ok) => setTimeout(ok, 1000));
+    }
+  }
+}
+
+/** Sends a command; resolves to {ok, error, state}. */
+export async function command(link, cmd) {
+  try {
+    const r = await fetch(`/api/cmd?sid=${link.sid}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(cmd),
+    });
+    const body = await r.json().catch(() => ({ error: `server answered ${r.status}` }));
+    return { ok: r.ok, error: body.error, state: body.state };
+  } catch (e) {
+    return { ok: false, error: `cannot reach the server: ${e.message}` };
+  }
+}
+
+/** The game as PGN text. */
+export async function fetchPgn(link) {
+  const r = await fetch(`/api/pgn?sid=${link.sid}`);
+  if (!r.ok) throw new Error(`server answered ${r.status}`);
+  return r.text();
+}
+
+/** Tells the server the page is going away, so its session and engines end at once. */
+export function closeSession(link) {
+  if (link.sid) navigator.sendBeacon(`/api/close?sid=${link.sid}`);
+}

@@ -1,0 +1,249 @@
+// The boards: two (or three) grids of cells side by side, A left, drawn from the server's
+// state. Input: click-click and drag-and-drop. A picked-up piece marks its landing cells on
+// the other board (captures marked differently); a drop that is no legal move snaps back with
+// a short reason. The landing squares come from the server's legal move list, never from rules
+// known here.
+
+const LETTERS = ['A', 'B', 'C'];
+const FILES = 'abcdefgh';
+
+export class Boards {
+  /**
+   * @param {HTMLElement} root the container of the boards
+   * @param {{onMove: (moves: any[]) => void, onReject: (why: string) => void}} hooks
+   */
+  constructor(root, hooks) {
+    this.root = root;
+    this.hooks = hooks;
+    this.layout = '';
+    this.flipped = false;
+    this.state = null;
+    this.selected = null; // {board, square}
+    this.drag = null;
+    this.cells = new Map(); // "A:e4" -> cell element
+    root.addEventListener('pointerdown', (e) => this.pointerDown(e));
+    window.addEventListener('pointermove', (e) => this.pointerMove(e));
+    window.addEventListener('pointerup', (e) => this.pointerUp(e));
+    root.addEventListener('pointerover', (e) => this.hoverTwin(e, true));
+    root.addEventListener('pointerout', (e) => this.hoverTwin(e, false));
+  }
+
+  /** Turns the boards round (Black at the bottom). */
+  flip() {
+    this.flipped = !this.flipped;
+    this.layout = '';
+    if (this.state) this.render(this.state);
+  }
+
+  build(boards, files) {
+    this.root.replaceChildren();
+    this.cells.clear();
+    for (let b = 0; b < boards; b++) {
+      const letter = LETTERS[b];
+      const wrap = document.createElement('div');
+      wrap.className = `board-wrap board-${letter}`;
+      const title = document.createElement('div');
+      title.className = 'board-title';
+      title.textContent = `Board ${letter}`;
+      const grid = document.createElement('div');
+      grid.className = 'board';
+      grid.dataset.boardGrid = letter;
+      grid.style.gridTemplateColumns = `repeat(${files}, var(--cell))`;
+      for (let row = 0; row < 8; row++) {
+        for (let col = 0; col < files; col++) {
+          const rank = this.flipped ? row : 7 - row;
+          const file = this.flipped ? files - 1 - col : col;
+          const square = FILES[file] + (rank + 1);
+          const cell = document.createElement('div');
+          cell.className = `cell ${(file + rank) % 2 === 0 ? 'dark' : 'light'}`;
+          cell.dataset.board = letter;
+          cell.dataset.square = square;
+          cell.setAttribute('role', 'gridcell');
+          cell.setAttribute('aria-label', `${square} on board ${letter}`);
+          if (col === 0) cell.appendChild(label('rank', String(rank + 1)));
+          if (row === 7) cell.appendChild(label('file', FILES[file]));
+          grid.appendChild(cell);
+          this.cells.set(`${letter}:${square}`, cell);
+        }
+      }
+      wrap.append(title, grid);
+      this.root.appendChild(wrap);
+    }
+  }
+
+  /** Draws `state` (pieces, last move, check, selection). */
+  render(state) {
+    this.state = state;
+    const layout = `${state.boards}x${state.files}:${this.flipped}`;
+    if (layout !== this.layout) {
+      this.layout = layout;
+      this.build(state.boards, state.files);
+      this.root.style.setProperty('--files', String(state.files * state.boards));
+    }
+    const wanted = new Map(state.pieces.map((p) => [`${p.board}:${p.square}`, p.piece]));
+    for (const [key, cell] of this.cells) {
+      cell.classList.remove('last-from', 'last-to', 'check', 'sel', 'dest', 'dest-capture');
+      // A piece that stays is left alone (no flicker); others are replaced.
+      const img = cell.querySelector('img');
+      if (img && img.dataset.piece !== wanted.get(key)) img.remove();
+    }
+    for (const p of state.pieces) {
+      const cell = this.cells.get(`${p.board}:${p.square}`);
+      if (!cell || cell.querySelector('img')) continue;
+      const img = document.createElement('img');
+      img.src = `/pieces/${p.piece}.svg`;
+      img.alt = p.piece;
+      img.draggable = false;
+      img.dataset.piece = p.piece;
+      cell.appendChild(img);
+    }
+    if (state.last) {
+      this.cells.get(`${state.last.fromBoard}:${state.last.from}`)?.classList.add('last-from');
+      this.cells.get(`${state.last.toBoard}:${state.last.to}`)?.classList.add('last-to');
+    }
+    if (state.check) this.cells.get(`${state.check.board}:${state.check.square}`)?.classList.add('check');
+    if (this.selected && this.movesFrom(this.selected).length === 0) this.selected = null;
+    this.markSelection();
+  }
+
+  movesFrom(sel) {
+    if (!this.state) return [];
+    return this.state.legal.filter((m) => m.from === sel.square && m.fromBoard === sel.board);
+  }
+
+  markSelection() {
+    for (const cell of this.cells.values()) cell.classList.remove('sel', 'dest', 'dest-capture');
+    if (!this.selected) return;
+    this.cells.get(`${this.selected.board}:${this.selected.square}`)?.classList.add('sel');
+    for (const m of this.movesFrom(this.selected)) {
+      this.cells.get(`${m.toBoard}:${m.to}`)?.classList.add(m.capture ? 'dest-capture' : 'dest');
+    }
+  }
+
+  /** The legal moves of the selected piece that a drop or click on `cell` means. */
+  movesTo(cell) {
+    const board = cell.dataset.board;
+    const square = cell.dataset.square;
+    const mine = this.movesFrom(this.selected);
+    const landing = mine.filter((m) => m.toBoard === board && (m.to === square || (m.castle && m.alt === square)));
+    if (landing.length) return landing;
+    // A drop on the destination of the piece's own board means the same move.
+    return mine.filter((m) => m.fromBoard === board && (m.to === square || (m.castle && m.alt === square)));
+  }
+
+  /** A short reason why the selected piece cannot go to `cell`. */
+  reason(cell) {
+    const square = cell.dataset.square;
+    const others = this.state.pieces.filter((p) => p.square === square && p.board !== this.selected.board);
+    const piece = this.state.pieces.find((p) => p.square === this.selected.square && p.board === this.selected.board);
+    const name = piece ? pieceName(piece.piece) : 'piece';
+    if (others.length && cell.dataset.board === this.selected.board) {
+      return `illegal: the ${name} would land on ${square} of board ${others[0].board}, which is occupied`;
+    }
+    return `illegal: the ${name} on ${this.selected.square}/${this.selected.board} cannot go to ${square}/${cell.dataset.board}`;
+  }
+
+  cellAt(x, y) {
+    const el = document.elementFromPoint(x, y);
+    return el ? el.closest('.cell') : null;
+  }
+
+  pointerDown(e) {
+    if (e.button !== 0) return;
+    const cell = e.target.closest('.cell');
+    if (!cell) return;
+    const here = { board: cell.dataset.board, square: cell.dataset.square };
+    if (this.selected && this.movesTo(cell).length) {
+      this.drag = { start: here, x: e.clientX, y: e.clientY, ghost: null, clickTarget: cell };
+      return;
+    }
+    if (this.movesFrom(here).length) {
+      const wasSelected = this.selected && this.selected.board === here.board && this.selected.square === here.square;
+      this.selected = here;
+      this.markSelection();
+      this.drag = { start: here, x: e.clientX, y: e.clientY, ghost: null, piece: cell.querySelector('img'), wasSelected };
+      e.preventDefault();
+      return;
+    }
+    if (this.selected) {
+      const why = cell.querySelector('img') ? null : this.reason(cell);
+      this.selected = null;
+      this.markSelection();
+      if (why) this.hooks.onReject(why);
+    }
+  }
+
+  pointerMove(e) {
+    const d = this.drag;
+    if (!d || !d.piece) return;
+    if (!d.ghost && Math.hypot(e.clientX - d.x, e.clientY - d.y) > 4) {
+      d.ghost = d.piece.cloneNode();
+      d.ghost.className = 'ghost';
+      const size = d.piece.getBoundingClientRect().width;
+      d.ghost.style.width = `${size}px`;
+      document.body.appendChild(d.ghost);
+      d.piece.classList.add('lifted');
+    }
+    if (d.ghost) {
+      const size = d.ghost.getBoundingClientRect().width;
+      d.ghost.style.left = `${e.clientX - size / 2}px`;
+      d.ghost.style.top = `${e.clientY - size / 2}px`;
+    }
+  }
+
+  pointerUp(e) {
+    const d = this.drag;
+    if (!d) return;
+    this.drag = null;
+    if (d.ghost) {
+      d.ghost.remove();
+      d.piece?.classList.remove('lifted');
+      const cell = this.cellAt(e.clientX, e.clientY);
+      const same = cell && cell.dataset.board === d.start.board && cell.dataset.square === d.start.square;
+      if (!cell || same) return;
+      this.tryMove(cell);
+      return;
+    }
+    if (d.clickTarget) this.tryMove(d.clickTarget);
+    else if (d.wasSelected) {
+      this.selected = null;
+      this.markSelection();
+    }
+  }
+
+  tryMove(cell) {
+    const moves = this.movesTo(cell);
+    if (!moves.length) {
+      this.hooks.onReject(this.reason(cell));
+      this.selected = null;
+      this.markSelection();
+      return;
+    }
+    this.selected = null;
+    this.markSelection();
+    this.hooks.onMove(moves);
+  }
+
+  hoverTwin(e, on) {
+    const cell = e.target.closest && e.target.closest('.cell');
+    if (!cell) return;
+    for (const letter of LETTERS) {
+      const twin = this.cells.get(`${letter}:${cell.dataset.square}`);
+      if (twin) twin.classList.toggle('twin', on);
+    }
+  }
+}
+
+function label(kind, text) {
+  const s = document.createElement('span');
+  s.className = `coord ${kind}`;
+  s.textContent = text;
+  return s;
+}
+
+const NAMES = { K: 'king', Q: 'queen', R: 'rook', B: 'bishop', N: 'knight', p: 'pawn' };
+
+/** "wN" -> "knight". */
+export function pieceName(code) {
+  return NAMES[code[1]] || 'piece';
+}

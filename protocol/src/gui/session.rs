@@ -1,0 +1,680 @@
+//! One page's game: the moves (refereed by the match runner's arbiter), the shown ply, the
+//! mode, the clocks and the engines. Every change bumps a version number that the page's long
+//! poll waits on; engine output is folded in by the hub's ticker at most ten times a second.
+
+use super::lines::{parse_line, EngineLine};
+use super::settings::{Limit, Mode, Settings};
+use super::worker::{Event, Job, Worker};
+use std::collections::BTreeMap;
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, Weak};
+use std::time::{Duration, Instant};
+use vorpal_engine::{Color, EnPassant, EndReason, GameResult, Move, Position, Rules};
+use vorpal_tuning::arbiter::{bare_king, color_name, end_text, Arbiter};
+use vorpal_tuning::engine_process::EngineConfig;
+
+/// What an engine slot knows about its engine.
+#[derive(Clone, Debug, Default)]
+pub struct EngineState {
+    /// Index into the configured engines.
+    pub index: usize,
+    /// Name from the handshake (the configured name until then).
+    pub name: String,
+    /// True once the handshake is done.
+    pub ready: bool,
+    /// The `UCI_Variant` values it lists.
+    pub variants: Vec<String>,
+    /// The page-settable options it lists.
+    pub options: Vec<String>,
+    /// Why it failed, when it did (the page offers a restart).
+    pub failed: Option<String>,
+}
+
+/// The search in progress.
+#[derive(Clone, Debug)]
+pub struct Search {
+    /// Search number.
+    pub id: u64,
+    /// Engine slot (0 White / analysis, 1 Black).
+    pub slot: usize,
+    /// The position searched.
+    pub position: Position,
+    /// True for infinite analysis, false for a move search.
+    pub analysis: bool,
+}
+
+/// The clocks of a timed game.
+#[derive(Clone, Debug)]
+pub struct Clocks {
+    /// Milliseconds left for White and Black.
+    pub left_ms: [i64; 2],
+    /// Added after each move.
+    pub inc_ms: i64,
+    /// When the side to move started thinking (None: the clocks are stopped).
+    pub since: Option<Instant>,
+}
+
+/// The game of one page.
+pub struct Session {
+    /// The configured engines.
+    pub engines: Arc<Vec<EngineConfig>>,
+    /// The game so far.
+    pub arbiter: Arbiter,
+    /// SAN of each move (with `/A`).
+    pub sans: Vec<String>,
+    /// The ply shown (0 = start position).
+    pub cursor: usize,
+    /// Mode, limits and strength.
+    pub settings: Settings,
+    /// Players' names for the PGN.
+    pub players: [String; 2],
+    /// The clocks, in a timed mode.
+    pub clocks: Option<Clocks>,
+    /// Engine slots: 0 White (and analysis), 1 Black.
+    pub engine: [EngineState; 2],
+    workers: [Option<Worker>; 2],
+    generation: [u64; 2],
+    /// The search in progress.
+    pub search: Option<Search>,
+    next_id: u64,
+    /// Latest analysis lines by MultiPV number.
+    pub lines: BTreeMap<u32, EngineLine>,
+    lines_dirty: bool,
+    /// Result (`1-0`, ...) and its explanation once the game is over.
+    pub result: Option<(String, String)>,
+    /// The last notice or error for the status line.
+    pub message: Option<String>,
+    /// Changes with every update the page should see.
+    pub version: u64,
+    /// When the page last asked for anything.
+    pub last_seen: Instant,
+}
+
+/// A session shared between the HTTP threads, the engine threads and the ticker.
+pub struct Shared {
+    state: Mutex<Session>,
+    changed: Condvar,
+}
+
+impl Shared {
+    /// A new session at the standard start position.
+    pub fn new(engines: Arc<Vec<EngineConfig>>) -> Arc<Shared> {
+        let name = engines.first().map_or_else(String::new, |e| e.name.clone());
+        let session = Session {
+            engines,
+            arbiter: Arbiter::new(Position::startpos()),
+            sans: Vec::new(),
+            cursor: 0,
+            settings: Settings::default(),
+            players: ["White".into(), "Black".into()],
+            clocks: None,
+            engine: [
+                EngineState {
+                    name: name.clone(),
+                    ..EngineState::default()
+                },
+                EngineState {
+                    name,
+                    ..EngineState::default()
+                },
+            ],
+            workers: [None, None],
+            generation: [0, 0],
+            search: None,
+            next_id: 1,
+            lines: BTreeMap::new(),
+            lines_dirty: false,
+            result: None,
+            message: None,
+            version: 1,
+            last_seen: Instant::now(),
+        };
+        let shared = Arc::new(Shared {
+            state: Mutex::new(session),
+            changed: Condvar::new(),
+        });
+        shared.lock().start_engine(&shared, 0);
+        shared
+    }
+
+    /// The session, locked. A panic while it was held leaves it usable (the data is plain).
+    pub fn lock(&self) -> MutexGuard<'_, Session> {
+        self.state.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Runs `f` on the session, then wakes the waiting pages if the version changed.
+    pub fn update<T>(self: &Arc<Self>, f: impl FnOnce(&mut Session, &Arc<Shared>) -> T) -> T {
+        let mut s = self.lock();
+        let before = s.version;
+        s.last_seen = Instant::now();
+        let out = f(&mut s, self);
+        if s.version != before {
+            self.changed.notify_all();
+        }
+        out
+    }
+
+    /// Waits until the version differs from `since` or `timeout` passes; returns the session.
+    pub fn wait_change(&self, since: u64, timeout: Duration) -> MutexGuard<'_, Session> {
+        let deadline = Instant::now() + timeout;
+        let mut s = self.lock();
+        s.last_seen = Instant::now();
+        while s.version == since {
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                break;
+            }
+            s = self.changed.wait_timeout(s, left).unwrap_or_else(|p| p.into_inner()).0;
+        }
+        s
+    }
+
+    /// The periodic work: flag falls, and analysis lines folded in (the throttle).
+    pub fn tick(self: &Arc<Self>) {
+        self.update(|s, shared| {
+            s.check_flag(shared);
+            if s.lines_dirty {
+                s.lines_dirty = false;
+                s.bump();
+            }
+        });
+    }
+
+    /// Ends the engines (the session is being dropped by the hub).
+    pub fn close(&self) {
+        let mut s = self.lock();
+        s.workers = [None, None];
+        s.search = None;
+    }
+}
+
+/// The page's text for a game ended by the rules: `Checkmate: White wins`, `Draw by stalemate`.
+fn end_message(pos: &Position, result: GameResult, reason: EndReason) -> String {
+    match reason {
+        EndReason::Checkmate => format!("Checkmate: {} wins", color_name(pos.side_to_move().flip())),
+        _ => end_text(pos, result, reason),
+    }
+}
+
+impl Session {
+    /// True when engine slot `slot` has a running (or failed) engine.
+    pub fn engine_in_use(&self, slot: usize) -> bool {
+        self.workers[slot].is_some() || self.engine[slot].failed.is_some()
+    }
+
+    fn bump(&mut self) {
+        self.version += 1;
+    }
+
+    /// The shown position.
+    pub fn shown(&self) -> &Position {
+        &self.arbiter.game().positions()[self.cursor]
+    }
+
+    /// True when the shown position is the last one of the game.
+    pub fn at_end(&self) -> bool {
+        self.cursor == self.arbiter.moves().len()
+    }
+
+    /// The rules of the game.
+    pub fn rules(&self) -> Rules {
+        self.arbiter.game().start().rules()
+    }
+
+    /// True when a person may move in the shown position.
+    pub fn person_may_move(&self) -> bool {
+        let side = self.shown().side_to_move();
+        if self.at_end() && self.result.is_some() {
+            return false;
+        }
+        !(self.at_end() && self.settings.mode.engine_moves(side)) && self.settings.mode != Mode::Watch
+    }
+
+    fn start_engine(&mut self, shared: &Arc<Shared>, slot: usize) {
+        let index = self.settings.engine[slot].min(self.engines.len().saturating_sub(1));
+        let Some(config) = self.engines.get(index).cloned() else {
+            self.engine[slot].failed = Some("no engine configured".into());
+            return;
+        };
+        self.generation[slot] += 1;
+        let generation = self.generation[slot];
+        let weak: Weak<Shared> = Arc::downgrade(shared);
+        let options = self.settings.engine_options(|_| true);
+        self.engine[slot] = EngineState {
+            index,
+            name: config.name.clone(),
+            ..EngineState::default()
+        };
+        self.workers[slot] = Some(Worker::spawn(config, self.rules(), options, move |event| {
+            if let Some(shared) = weak.upgrade() {
+                shared.update(|s, sh| s.on_event(sh, slot, generation, event));
+            }
+        }));
+        if self.search.as_ref().is_some_and(|s| s.slot == slot) {
+            self.search = None;
+        }
+    }
+
+    /// Restarts every engine the mode needs (after a failure, or new rules or settings).
+    pub fn restart_engines(&mut self, shared: &Arc<Shared>) {
+        self.workers = [None, None];
+        self.search = None;
+        self.lines.clear();
+        self.start_engine(shared, 0);
+        if self.settings.mode == Mode::Watch || self.settings.engine[1] != self.settings.engine[0] {
+            self.start_engine(shared, 1);
+        }
+        self.message = None;
+        self.bump();
+        self.kick();
+    }
+
+    /// The slot that plays `side` (slot 0 when one engine plays both).
+    fn slot_for(&self, side: Color) -> usize {
+        if side == Color::Black && self.workers[1].is_some() {
+            1
+        } else {
+            0
+        }
+    }
+
+    fn on_event(&mut self, shared: &Arc<Shared>, slot: usize, generation: u64, event: Event) {
+        if generation != self.generation[slot] {
+            return;
+        }
+        match event {
+            Event::Ready {
+                name,
+                variants,
+                options,
+            } => {
+                let e = &mut self.engine[slot];
+                e.ready = true;
+                e.name = name;
+                e.variants = variants;
+                e.options = options;
+                self.bump();
+                self.kick();
+            }
+            Event::Info(id, line) => {
+                if self.search.as_ref().is_some_and(|s| s.id == id) {
+                    if let Some(l) = parse_line(&line) {
+                        self.lines.insert(l.multipv, l);
+                        self.lines_dirty = true;
+                    }
+                }
+            }
+            Event::BestMove(id, text) => {
+                let Some(search) = self.search.clone().filter(|s| s.id == id) else {
+                    return;
+                };
+                self.search = None;
+                if !search.analysis {
+                    self.engine_move(&text, slot);
+                }
+                self.kick();
+                let _ = shared;
+            }
+            Event::Failed(why) => {
+                self.workers[slot] = None;
+                if self.search.as_ref().is_some_and(|s| s.slot == slot) {
+                    self.search = None;
+                }
+                self.stop_clocks();
+                self.message = Some(format!("Engine failed: {why}. The game is kept; press Restart engine."));
+                self.engine[slot].failed = Some(why);
+                self.bump();
+            }
+        }
+    }
+
+    /// Checks and plays an engine's move; an illegal one is refused and reported.
+    fn engine_move(&mut self, text: &str, slot: usize) {
+        if !self.at_end() || self.result.is_some() {
+            return;
+        }
+        match self.arbiter.check(text) {
+            Ok(mv) => self.play_checked(mv),
+            Err(e) => {
+                let why = format!("sent an illegal move: {e}");
+                self.workers[slot] = None;
+                self.stop_clocks();
+                self.message = Some(format!(
+                    "{} {why}. The game is kept; press Restart engine.",
+                    self.engine[slot].name
+                ));
+                self.engine[slot].failed = Some(why);
+                self.bump();
+            }
+        }
+    }
+
+    /// Plays a legal move at the end of the game: clocks, SAN, game end.
+    fn play_checked(&mut self, mv: Move) {
+        let mover = self.arbiter.side_to_move();
+        let san = self.arbiter.position().move_to_san(mv);
+        if let Some(c) = self.clocks.as_mut() {
+            if let Some(since) = c.since {
+                let used = since.elapsed().as_millis() as i64;
+                c.left_ms[mover.index()] -= used;
+                c.left_ms[mover.index()] += c.inc_ms;
+            }
+        }
+        self.arbiter.play(mv);
+        self.sans.push(san);
+        self.cursor = self.arbiter.moves().len();
+        self.lines.clear();
+        if let Some((result, reason)) = self.arbiter.outcome() {
+            self.result = Some((
+                result.pgn().to_string(),
+                end_message(self.arbiter.position(), result, reason),
+            ));
+            self.stop_clocks();
+        } else if let Some(c) = self.clocks.as_mut() {
+            c.since = Some(Instant::now());
+        }
+        self.bump();
+    }
+
+    fn stop_clocks(&mut self) {
+        if let Some(c) = self.clocks.as_mut() {
+            if let Some(since) = c.since.take() {
+                let side = self.arbiter.side_to_move().index();
+                c.left_ms[side] -= since.elapsed().as_millis() as i64;
+            }
+        }
+    }
+
+    /// Milliseconds left for each side now.
+    pub fn clock_now(&self) -> Option<[i64; 2]> {
+        let c = self.clocks.as_ref()?;
+        let mut left = c.left_ms;
+        if let Some(since) = c.since {
+            left[self.arbiter.side_to_move().index()] -= since.elapsed().as_millis() as i64;
+        }
+        Some(left)
+    }
+
+    fn check_flag(&mut self, _shared: &Arc<Shared>) {
+        if self.result.is_some() {
+            return;
+        }
+        let Some(left) = self.clock_now() else { return };
+        let side = self.arbiter.side_to_move();
+        if self.clocks.as_ref().is_some_and(|c| c.since.is_some()) && left[side.index()] <= 0 {
+            self.stop_clocks();
+            let (result, text) = if bare_king(self.arbiter.position(), side.flip()) {
+                (
+                    "1/2-1/2".to_string(),
+                    format!(
+                        "{} lost on time, but the opponent has a bare king: draw",
+                        color_name(side)
+                    ),
+                )
+            } else {
+                let r = GameResult::win_for(side.flip()).pgn().to_string();
+                (r, format!("{} loses on time", color_name(side)))
+            };
+            self.result = Some((result, text));
+            self.stop_search();
+            self.bump();
+        }
+    }
+
+    fn stop_search(&mut self) {
+        if let Some(s) = self.search.take() {
+            if let Some(w) = &self.workers[s.slot] {
+                w.send(Job::Stop);
+            }
+        }
+    }
+
+    /// Starts or stops engine searches as the mode and the game require.
+    pub fn kick(&mut self) {
+        let mode = self.settings.mode;
+        let pos = *self.shown();
+        let terminal = pos.count_legal() == 0;
+        let want: Option<(usize, bool)> = match mode {
+            Mode::Analysis if !terminal => Some((0, true)),
+            Mode::Play { .. } | Mode::Watch
+                if self.at_end() && self.result.is_none() && mode.engine_moves(pos.side_to_move()) =>
+            {
+                Some((self.slot_for(pos.side_to_move()), false))
+            }
+            _ => None,
+        };
+        let Some((slot, analysis)) = want else {
+            self.stop_search();
+            return;
+        };
+        if self
+            .search
+            .as_ref()
+            .is_some_and(|s| s.slot == slot && s.analysis == analysis && s.position == pos)
+        {
+            return;
+        }
+        let ready = self.engine[slot].ready && self.engine[slot].failed.is_none();
+        let Some(worker) = self.workers[slot].as_ref().filter(|_| ready) else {
+            return;
+        };
+        if let Some(old) = self.search.take() {
+            if old.slot != slot {
+                if let Some(w) = &self.workers[old.slot] {
+                    w.send(Job::Stop);
+                }
+            }
+        }
+        let id = self.next_id;
+        self.next_id += 1;
+        let (go, expected) = if analysis {
+            ("go infinite".to_string(), None)
+        } else {
+            self.go_command(pos.side_to_move())
+        };
+        let mut prefix = Arbiter::new(*self.arbiter.game().start());
+        for &mv in &self.arbiter.moves()[..self.cursor] {
+            prefix.play(mv);
+        }
+        worker.send(Job::Go {
+            id,
+            position: prefix.position_command(),
+            go,
+            expected,
+        });
+        self.lines.clear();
+        self.search = Some(Search {
+            id,
+            slot,
+            position: pos,
+            analysis,
+        });
+        if let Some(c) = self.clocks.as_mut() {
+            c.since.get_or_insert_with(Instant::now);
+        }
+    }
+
+    /// The `go` command for a move search and the longest it should take.
+    fn go_command(&self, side: Color) -> (String, Option<Duration>) {
+        match (self.settings.limit, self.clock_now()) {
+            (Limit::Clock { inc_ms, .. }, Some(left)) => {
+                let (w, b) = (left[0].max(1), left[1].max(1));
+                let mine = left[side.index()].max(1) as u64;
+                (
+                    format!("go wtime {w} btime {b} winc {inc_ms} binc {inc_ms}"),
+                    Some(Duration::from_millis(mine + inc_ms)),
+                )
+            }
+            (Limit::MoveTime(ms), _) => (format!("go movetime {ms}"), Some(Duration::from_millis(ms))),
+            (Limit::Depth(d), _) => (format!("go depth {d}"), Some(Duration::from_secs(120))),
+            (Limit::Clock { base_ms, .. }, None) => (
+                format!("go movetime {}", (base_ms / 40).max(50)),
+                Some(Duration::from_millis(base_ms / 40)),
+            ),
+        }
+    }
+
+    /// A person's move given as its wide UCI text (`e2m4`), in the shown position. Playing in
+    /// an earlier position cuts the game there.
+    pub fn person_move(&mut self, text: &str) -> Result<(), String> {
+        if !self.person_may_move() {
+            return Err(if self.result.is_some() && self.at_end() {
+                "the game is over".into()
+            } else {
+                "it is the engine's turn".into()
+            });
+        }
+        let pos = *self.shown();
+        let mv = pos.parse_uci(text).map_err(|e| format!("{e}"))?;
+        if !self.at_end() {
+            self.truncate(self.cursor);
+        }
+        self.play_checked(mv);
+        self.kick();
+        Ok(())
+    }
+
+    /// Cuts the game after `plies` moves (take back, or a move in an earlier position).
+    fn truncate(&mut self, plies: usize) {
+        let moves: Vec<Move> = self.arbiter.moves()[..plies].to_vec();
+        let mut a = Arbiter::new(*self.arbiter.game().start());
+        for mv in moves {
+            a.play(mv);
+        }
+        self.arbiter = a;
+        self.sans.truncate(plies);
+        self.cursor = plies;
+        self.result = None;
+    }
+
+    /// Shows ply `ply` (clamped to the game).
+    pub fn goto(&mut self, ply: usize) {
+        self.cursor = ply.min(self.arbiter.moves().len());
+        self.bump();
+        self.kick();
+    }
+
+    /// Takes back the last move (two in play mode, so the person is to move again).
+    pub fn take_back(&mut self) -> Result<(), String> {
+        let n = self.arbiter.moves().len();
+        if n == 0 {
+            return Err("no move to take back".into());
+        }
+        let mut back = 1;
+        if let Mode::Play { human } = self.settings.mode {
+            if self.arbiter.side_to_move() == human && n >= 2 {
+                back = 2;
+            }
+        }
+        self.stop_search();
+        self.truncate(n - back);
+        if let Some(c) = self.clocks.as_mut() {
+            c.since = None;
+        }
+        self.bump();
+        self.kick();
+        Ok(())
+    }
+
+    /// Starts a new game from `start` (with `moves` already played), keeping the settings.
+    pub fn new_game(&mut self, shared: &Arc<Shared>, start: Position, moves: &[Move], players: [String; 2]) {
+        let rules_changed = start.rules() != self.rules();
+        self.stop_search();
+        let mut a = Arbiter::new(start);
+        let mut sans = Vec::new();
+        for &mv in moves {
+            sans.push(a.position().move_to_san(mv));
+            a.play(mv);
+        }
+        self.arbiter = a;
+        self.sans = sans;
+        self.cursor = moves.len();
+        self.players = players;
+        self.result = self
+            .arbiter
+            .outcome()
+            .map(|(r, why)| (r.pgn().to_string(), end_message(self.arbiter.position(), r, why)));
+        self.reset_clocks();
+        self.lines.clear();
+        self.message = None;
+        self.bump();
+        if rules_changed {
+            self.restart_engines(shared);
+        } else {
+            self.kick();
+        }
+    }
+
+    fn reset_clocks(&mut self) {
+        self.clocks = match (self.settings.mode, self.settings.limit) {
+            (Mode::Play { .. } | Mode::Watch, Limit::Clock { base_ms, inc_ms }) => Some(Clocks {
+                left_ms: [base_ms as i64; 2],
+                inc_ms: inc_ms as i64,
+                since: None,
+            }),
+            _ => None,
+        };
+    }
+
+    /// New settings: restarts the engines when their options or choice changed.
+    pub fn apply_settings(&mut self, shared: &Arc<Shared>, settings: Settings) {
+        let old = std::mem::replace(&mut self.settings, settings.clone());
+        let mode_changed = old.mode != settings.mode || old.limit != settings.limit;
+        if mode_changed {
+            self.reset_clocks();
+        }
+        let names = |s: &Settings, i: usize| self.engines.get(s.engine[i]).map(|e| e.name.clone());
+        self.players = [Color::White, Color::Black].map(|c| {
+            if settings.mode.engine_moves(c) {
+                names(&settings, c.index()).unwrap_or_else(|| "engine".into())
+            } else {
+                color_name(c).to_string()
+            }
+        });
+        let restart = old.engine != settings.engine
+            || old.skill != settings.skill
+            || old.elo != settings.elo
+            || old.multipv != settings.multipv
+            || (old.mode == Mode::Analysis) != (settings.mode == Mode::Analysis)
+            || (settings.mode == Mode::Watch && self.workers[1].is_none() && settings.engine[1] != settings.engine[0])
+            || self.engine.iter().any(|e| e.failed.is_some());
+        self.bump();
+        if restart {
+            self.restart_engines(shared);
+        } else {
+            self.kick();
+        }
+    }
+
+    /// Stops the engines' play: the game continues between people.
+    pub fn stop_engines(&mut self) {
+        self.settings.mode = Mode::Human;
+        self.stop_search();
+        self.stop_clocks();
+        self.clocks = None;
+        self.bump();
+    }
+
+    /// The variant menu: the rules core's variants that the engine also lists (all of them
+    /// when the engine lists none, as Vorpal's own rules decide legality anyway).
+    pub fn variant_names(&self) -> Vec<String> {
+        let listed = &self.engine[0].variants;
+        vorpal_engine::Variant::ALL
+            .iter()
+            .map(|v| v.name().to_string())
+            .filter(|v| listed.is_empty() || listed.iter().any(|l| l.eq_ignore_ascii_case(v)))
+            .collect()
+    }
+
+    /// The rules chosen from the page's menu.
+    pub fn rules_from(&self, variant: &str, chess960: bool, ep: &str) -> Result<Rules, String> {
+        let v: vorpal_engine::Variant = variant.parse()?;
+        let ep: EnPassant = ep.parse()?;
+        if ep != EnPassant::Off && !v.supports_en_passant() {
+            return Err(format!("{} has no en passant", v.name()));
+        }
+        if chess960 && !v.has_castling() {
+            return Err(format!("{} has no castling, so no Chess960", v.name()));
+        }
+        Ok(Rules::for_variant(v).with_ep(ep).with_chess960(chess960))
+    }
+}

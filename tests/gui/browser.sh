@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Browser tests of `vorpal gui`: installs headless Chromium (Debian) and the npm packages of
+# package-lock.json when missing, builds vorpal, and runs the tests with node's test runner.
+# Usage: tests/gui/browser.sh [SCREENSHOT_DIR]   (default: target/gui-screenshots)
+# VORPAL_BIN=path skips the build (default: build `vorpal` with the test profile, which
+# `cargo test --workspace` has already built, so CI pays nothing extra).
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+shots="${1:-$root/target/gui-screenshots}"
+mkdir -p "$shots"
+shots="$(cd "$shots" && pwd)"
+
+if [ ! -x /usr/bin/chromium ]; then
+  apt-get update -q
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium
+fi
+if ! command -v node >/dev/null; then
+  apt-get update -q
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -q nodejs npm
+fi
+if [ ! -d "$here/node_modules/playwright-core" ]; then
+  (cd "$here" && npm ci --no-audit --no-fund)
+fi
+
+if [ -z "${VORPAL_BIN:-}" ]; then
+  (cd "$root" && cargo build -q --profile test -p vorpal --bin vorpal)
+  VORPAL_BIN="${CARGO_TARGET_DIR:-$root/target}/debug/vorpal"
+fi
+export VORPAL_BIN SCREENSHOT_DIR="$shots"
+cd "$here"
+timeout 600 node --test --test-concurrency=1 gui.test.mjs
