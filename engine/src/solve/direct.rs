@@ -300,7 +300,7 @@ pub(crate) fn solve_direct(
         .map(|&m| {
             let prover = prover();
             let q = child(pos, m);
-            if control.stopped() {
+            if !prover.nodes.tick() {
                 return RootResult::Neither;
             }
             if prover.defender_loses(&q, n) {

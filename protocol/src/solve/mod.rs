@@ -137,16 +137,21 @@ impl Printer {
     }
 }
 
+/// Writes a line to stderr (a closed stderr is ignored, never a panic).
+fn warn(text: &str) {
+    let _ = writeln!(std::io::stderr().lock(), "{text}");
+}
+
 /// Runs `vorpal solve` with `words` (the arguments after `solve`); returns the exit status.
 pub fn run(words: &[&str]) -> i32 {
     if matches!(words, ["--help" | "-h"]) {
-        println!("{USAGE}");
+        Printer { closed: false }.line(USAGE);
         return 0;
     }
     let args = match parse_args(words) {
         Ok(args) => args,
         Err(e) => {
-            eprintln!("error: {e}\n{USAGE}");
+            warn(&format!("error: {e}\n{USAGE}"));
             return 1;
         }
     };
@@ -154,7 +159,7 @@ pub fn run(words: &[&str]) -> i32 {
         Some(n) => match rayon::ThreadPoolBuilder::new().num_threads(n).build() {
             Ok(pool) => Some(pool),
             Err(e) => {
-                eprintln!("error: cannot start {n} threads: {e}");
+                warn(&format!("error: cannot start {n} threads: {e}"));
                 return 1;
             }
         },
@@ -216,7 +221,7 @@ impl Session {
         if self.args.json {
             self.printer.line(&report::json_error(problem, message));
         } else {
-            eprintln!("error: problem {problem}: {message}");
+            warn(&format!("error: problem {problem}: {message}"));
         }
     }
 

@@ -284,15 +284,27 @@ impl<'a> Reader<'a> {
             } else if abbreviates(t, "nocastling") {
                 options.no_castling.extend(self.squares_argument(&w)?);
             } else if abbreviates(t, "enpassant") {
-                let squares = self.squares_argument(&w)?;
-                if squares.len() != 1 {
-                    return Err(InputError::new(
-                        w.line,
-                        w.text,
-                        "en passant takes the one square passed over",
-                    ));
-                }
-                options.en_passant = Some(squares[0]);
+                // Popeye's form: departure, passed and arrival squares of the double step just
+                // played; one square alone is read as the passed square.
+                let passed = match self.squares_argument(&w)?[..] {
+                    [passed] => passed,
+                    [from, passed, to]
+                        if from.file() == to.file()
+                            && passed.file() == from.file()
+                            && from.rank().abs_diff(to.rank()) == 2
+                            && passed.rank() == (from.rank() + to.rank()) / 2 =>
+                    {
+                        passed
+                    }
+                    _ => {
+                        return Err(InputError::new(
+                            w.line,
+                            w.text,
+                            "en passant takes the departure, passed and arrival squares of a double step",
+                        ))
+                    }
+                };
+                options.en_passant = Some(passed);
             } else if abbreviates(t, "maxsolutions") {
                 options.max_solutions = Some(self.number_argument(&w)? as usize);
             } else if abbreviates(t, "maxtime") {
@@ -527,6 +539,10 @@ mod tests {
         assert_eq!(p.options.max_solutions, Some(3));
         assert_eq!(p.options.no_castling.len(), 2);
         assert_eq!(p.twins.len(), 2);
+        let ep = parse("pieces white ke1 black ke8 pd5\nstip #1\noption enpassant d7 d6 d5");
+        assert_eq!(ep[0].as_ref().unwrap().options.en_passant, Square::parse("d6"));
+        let bad = parse("pieces white ke1 black ke8 pd5\nstip #1\noption enpassant d7d5");
+        assert_eq!(bad[0].as_ref().unwrap_err().line, 3);
         assert!(p.twins[1].continued);
         assert_eq!(p.twins[1].ops.len(), 2);
     }
