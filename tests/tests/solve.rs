@@ -488,3 +488,16 @@ fn option_enpassant_and_the_ep_mode() {
     );
     assert_eq!(solution_set(&json_lines(&run.stdout)[0]), "e5d6");
 }
+
+#[test]
+fn castling_rights_follow_the_diagram_and_option_nocastling() {
+    // King and rook on their start squares of one board may castle: 1.O-O mates on board B.
+    let problem = "begin\npieces white Ke1 Rh1 Re3 white AliceB Rg2 black AliceB Kf3\nstip #1\nnext\n\
+                   pieces white Ke1 Rh1 Re3 white AliceB Rg2 black AliceB Kf3\nstip #1\noption nocastling h1\nend\n";
+    let (code, out, err) = solve_text(problem, &["--json"]);
+    assert_eq!(code, 0, "{err}");
+    let results = json_lines(&out);
+    assert_eq!(solution_set(&results[0]), "e1g1");
+    assert_eq!(solution_set(&results[1]), "");
+    assert_eq!(fen_set("8/8/8/8/8/4R|k2/6|R1/4K2R w K - 0 1", "#1"), "e1g1");
+}
