@@ -525,6 +525,31 @@ fn place(pieces: &mut Vec<Placed>, placed: Placed, w: &Word) -> Result<(), Input
 mod tests {
     use super::*;
 
+    /// Every prefix of a real problem file, and the file with each word dropped or doubled,
+    /// is read without a panic, and a problem that reads is set up without one.
+    #[test]
+    fn damaged_input_never_panics() {
+        let text = include_str!("../../../tests/data/popeye-alice-examples.inp");
+        let cut: Vec<usize> = text.char_indices().map(|(i, _)| i).step_by(7).collect();
+        let words: Vec<&str> = text.split_whitespace().collect();
+        let mut variants: Vec<String> = cut.iter().map(|&i| text[..i].to_string()).collect();
+        for i in 0..words.len() {
+            let mut dropped = words.clone();
+            dropped.remove(i);
+            variants.push(dropped.join(" "));
+            let mut doubled = words.clone();
+            doubled.insert(i, words[i]);
+            variants.push(doubled.join("\n"));
+        }
+        let mut read = 0;
+        for input in &variants {
+            for problem in parse(input).into_iter().flatten() {
+                read += usize::from(problem.tasks(vorpal_engine::Rules::default()).is_ok());
+            }
+        }
+        assert!(read > 100, "only {read} problems set up");
+    }
+
     #[test]
     fn reads_a_problem_with_twins_and_options() {
         let text = "begin\nauthor A. Composer\norigin Somewhere 2025\npieces white kh1 rg2 white AliceB bf7\n  black rd2 black AliceB kf8\nstip h#2\noption try vari maxsol 3 nocastling e1h1\ntwin move h1 h2\ntwin cont add black AliceB Pb6 remove d2\nend\n";
