@@ -41,6 +41,7 @@ impl Helper<'_> {
         }
         let moves = p.legal_moves();
         if plies == 1 {
+            // The last move must mate: moves that cannot give check are not even made.
             for &m in moves.iter() {
                 if (!self.pruning || may_reach(p, m, self.goal)) && goal_reached(&child(p, m), self.goal) {
                     line.push(m);
@@ -51,6 +52,8 @@ impl Helper<'_> {
             }
             return;
         }
+        // Failure memo: a position already proven to have no line of this length (reached
+        // again by another move order) is not searched twice.
         let memo = self.pruning && plies < MEMO_PLIES;
         if memo
             && self
