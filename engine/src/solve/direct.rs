@@ -138,6 +138,7 @@ impl Prover<'_> {
     fn direct_attack(&self, p: &Position, n: u32) -> bool {
         let moves = p.legal_moves();
         if n == 1 {
+            // The last move must reach the goal; for mate only a checking move can.
             return moves
                 .iter()
                 .any(|&m| (!self.pruning || may_reach(p, m, self.goal)) && goal_reached(&child(p, m), self.goal));
