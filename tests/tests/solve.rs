@@ -447,3 +447,57 @@ fn a_closed_pipe_is_not_a_panic() {
     assert!(!stderr.contains("panicked"), "{stderr}");
     assert_eq!(out.status.code(), Some(1));
 }
+
+#[test]
+fn max_time_stops_a_long_solve() {
+    // A helpmate in six from a crowded position: far beyond one second.
+    let fen = "2|B5/2|b|N2p1/2|p5/2pk2p|K/|p4|B|N|R/3|p2|p1/5p2/r3|n3 b - - 0 1";
+    let run = run_cli(
+        &["solve", "--fen", fen, "--stip", "h#6", "--maxtime", "1", "--json"],
+        LIMIT,
+    );
+    assert!(run.status.success(), "{}", run.stderr);
+    let result = &json_lines(&run.stdout)[0];
+    assert_eq!(result.get("complete"), Some(&Json::Bool(false)));
+    // Without a terminal the progress line needs --progress; with it, it comes once a second.
+    let run = run_cli(
+        &["solve", "--fen", fen, "--stip", "h#6", "--maxtime", "2", "--progress"],
+        LIMIT,
+    );
+    assert!(run.stderr.contains("solving problem 1: "), "{}", run.stderr);
+    assert!(run.stdout.contains("stopped early"), "{}", run.stdout);
+}
+
+#[test]
+fn option_enpassant_and_the_ep_mode() {
+    // Black has just played d7-d5 (the pawn went to board B); only 1.exd6 e.p. mates.
+    let problem = "begin\npieces white Rb8 white AliceB Ke3 Rd2 Pe5 black Rf1 black AliceB Kd8 Pd5\n\
+                   stip #1\noption enpassant d7 d6 d5\nend\n";
+    let (code, out, err) = solve_text(problem, &["--json"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(solution_set(&json_lines(&out)[0]), "e5d6");
+    // `--ep off` overrides the option: no en passant, no mate.
+    let (_, out, _) = solve_text(problem, &["--json", "--ep", "off"]);
+    assert_eq!(solution_set(&json_lines(&out)[0]), "");
+    // The same with a FEN.
+    let fen = "1R1|k4/8/8/3|p|P3/8/4|K3/3|R4/5r2 w - d6 0 1";
+    assert_eq!(fen_set(fen, "#1"), "");
+    let run = run_cli(
+        &["solve", "--fen", fen, "--stip", "#1", "--ep", "normal", "--json"],
+        LIMIT,
+    );
+    assert_eq!(solution_set(&json_lines(&run.stdout)[0]), "e5d6");
+}
+
+#[test]
+fn castling_rights_follow_the_diagram_and_option_nocastling() {
+    // King and rook on their start squares of one board may castle: 1.O-O mates on board B.
+    let problem = "begin\npieces white Ke1 Rh1 Re3 white AliceB Rg2 black AliceB Kf3\nstip #1\nnext\n\
+                   pieces white Ke1 Rh1 Re3 white AliceB Rg2 black AliceB Kf3\nstip #1\noption nocastling h1\nend\n";
+    let (code, out, err) = solve_text(problem, &["--json"]);
+    assert_eq!(code, 0, "{err}");
+    let results = json_lines(&out);
+    assert_eq!(solution_set(&results[0]), "e1g1");
+    assert_eq!(solution_set(&results[1]), "");
+    assert_eq!(fen_set("8/8/8/8/8/4R|k2/6|R1/4K2R w K - 0 1", "#1"), "e1g1");
+}

@@ -74,11 +74,13 @@ impl Worker<'_> {
         }
 
         let params = self.shared.params;
-        let static_eval = if in_check {
+        // The table keeps the raw evaluation; the search works with the corrected one.
+        let raw_eval = if in_check {
             -INFINITY
         } else {
             tt.map(|e| e.eval).unwrap_or_else(|| evaluate(pos, self.shared.eval))
         };
+        let static_eval = self.corrected_eval(pos, raw_eval);
         // Use a stored bound as a sharper estimate when it points the right way.
         let eval = match tt {
             Some(e) if !in_check && e.score.abs() < MATE_BOUND => match e.bound {
@@ -277,18 +279,39 @@ impl Worker<'_> {
             return if in_check { -MATE + ply as i32 } else { 0 };
         }
         let bound = TtBound::classify(best_score, original_alpha, beta);
+        // Correction history learns from results that say something about the static
+        // evaluation: not in check, no capture as best move, the bound on the right side.
+        if !in_check
+            && !best_move.is_noisy()
+            && best_score.abs() < MATE_BOUND
+            && (bound != TtBound::Lower || best_score > static_eval)
+            && (bound != TtBound::Upper || best_score < static_eval)
+        {
+            self.history.update_correction(pos, depth, best_score - static_eval);
+        }
         if !(root && self.pv_index > 0) {
             self.shared.tt.store(
                 pos.key(),
                 ply,
                 best_move,
                 best_score,
-                static_eval.max(-MATE_BOUND + 1),
+                raw_eval.max(-MATE_BOUND + 1),
                 depth,
                 bound,
             );
         }
         best_score
+    }
+
+    /// The static evaluation corrected by the correction history (scaled by `corr_scale` %),
+    /// kept clear of mate scores; -INFINITY (in check) stays.
+    #[inline(always)]
+    pub(crate) fn corrected_eval(&self, pos: &Position, raw_eval: i32) -> i32 {
+        if raw_eval == -INFINITY {
+            return raw_eval;
+        }
+        let correction = self.history.correction(pos) * self.shared.params.corr_scale / 100;
+        (raw_eval + correction).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
     }
 
     /// The null-move verification: the same node searched without a null move.

@@ -37,8 +37,32 @@ pub fn bonus(depth: i32) -> i32 {
     (depth * 300 - 250).clamp(0, 2500)
 }
 
+/// Entries of the pawn-structure correction table, per side to move.
+const CORRECTION_ENTRIES: usize = 16_384;
+/// Correction entries are kept in 1/256 cp.
+const CORRECTION_GRAIN: i32 = 256;
+/// Largest correction, in cp.
+const CORRECTION_LIMIT: i32 = 128;
+
+/// A key of the pawn placement on every board (both colours).
+#[inline(always)]
+fn pawn_key(pos: &Position) -> u64 {
+    let mut key = 0u64;
+    for &board in pos.boards() {
+        for color in crate::types::Color::BOTH {
+            let pawns = pos.pieces(board, color, crate::types::PieceKind::Pawn).0;
+            let salt = 0x9E37_79B9_7F4A_7C15u64.wrapping_mul(1 + 2 * board.index() as u64 + color.index() as u64);
+            key = (key ^ (pawns ^ salt).wrapping_mul(0xBF58_476D_1CE4_E5B9)).rotate_left(23);
+        }
+    }
+    key ^ (key >> 29)
+}
+
 /// All history tables of one search thread.
 pub struct History {
+    /// Correction history: [side][pawn key] -> how far the static evaluation of such pawn
+    /// structures missed the search results, in 1/256 cp.
+    correction: Vec<i32>,
     /// Quiet history: [side][from cell][to cell] (the butterfly table).
     butterfly: Vec<i16>,
     /// Capture history: [piece cell][captured kind].
@@ -61,6 +85,7 @@ impl History {
     /// memory and `ucinewgame` stays instant.
     pub fn new(with_continuation: bool) -> History {
         History {
+            correction: vec![0; 2 * CORRECTION_ENTRIES],
             butterfly: vec![0; 2 * CELLS * CELLS],
             capture: vec![0; PIECE_CELLS * 6],
             continuation: if with_continuation {
@@ -85,6 +110,29 @@ impl History {
     /// lazy, so idle threads' tables (up to 1024 threads) never touch memory or take time.
     pub fn clear(&mut self) {
         *self = History::new(!self.continuation.is_empty());
+    }
+
+    #[inline(always)]
+    fn correction_index(pos: &Position) -> usize {
+        pos.side_to_move().index() * CORRECTION_ENTRIES + (pawn_key(pos) as usize & (CORRECTION_ENTRIES - 1))
+    }
+
+    /// Correction history: the amount (cp) by which searches of positions with this pawn
+    /// structure came out above their static evaluation, on average; added to the static
+    /// evaluation so pruning decisions start from a better estimate.
+    #[inline(always)]
+    pub fn correction(&self, pos: &Position) -> i32 {
+        self.correction[Self::correction_index(pos)] / CORRECTION_GRAIN
+    }
+
+    /// Moves the correction of `pos`'s pawn structure towards `error` (search result minus
+    /// corrected static evaluation), weighted by `depth`.
+    pub fn update_correction(&mut self, pos: &Position, depth: i32, error: i32) {
+        let entry = &mut self.correction[Self::correction_index(pos)];
+        let weight = (depth + 1).min(16);
+        let target = error.clamp(-CORRECTION_LIMIT, CORRECTION_LIMIT) * CORRECTION_GRAIN + *entry;
+        let limit = CORRECTION_LIMIT * CORRECTION_GRAIN;
+        *entry = ((*entry * (256 - weight) + target * weight) / 256).clamp(-limit, limit);
     }
 
     /// Forgets the killers (new search).

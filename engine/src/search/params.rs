@@ -97,6 +97,8 @@ search_params! {
     aspiration: 25, 5..=100, step 3;
     /// Quiescence delta-pruning margin.
     delta_margin: 200, 50..=600, step 20;
+    /// Correction history weight in percent (0 = off).
+    corr_scale: 100, 0..=200, step 10;
 }
 
 impl SearchParams {
@@ -170,7 +172,7 @@ mod tests {
     #[test]
     fn specs_describe_the_defaults() {
         let d = SearchParams::default();
-        assert_eq!(SearchParams::SPECS.len(), 16);
+        assert_eq!(SearchParams::SPECS.len(), 17);
         for spec in SearchParams::SPECS {
             assert_eq!(d.get(spec.name), Some(spec.default), "{}", spec.name);
             assert!(spec.min <= spec.default && spec.default <= spec.max && spec.step > 0);

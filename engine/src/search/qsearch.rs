@@ -41,11 +41,12 @@ impl Worker<'_> {
             }
         }
         // Stand pat: the side to move may decline every capture (not when in check).
-        let static_eval = if in_check {
+        let raw_eval = if in_check {
             -INFINITY
         } else {
             tt.map(|e| e.eval).unwrap_or_else(|| evaluate(pos, self.shared.eval))
         };
+        let static_eval = self.corrected_eval(pos, raw_eval);
         let best = static_eval;
         if !in_check {
             if best >= beta {
@@ -106,7 +107,7 @@ impl Worker<'_> {
         let best = line.best;
         if best > -MATE_BOUND || in_check {
             let bound = TtBound::classify(best, original_alpha, beta);
-            let eval = static_eval.max(-MATE_BOUND + 1);
+            let eval = raw_eval.max(-MATE_BOUND + 1);
             self.shared
                 .tt
                 .store(pos.key(), ply, line.best_move, best, eval, 0, bound);

@@ -8,7 +8,7 @@
 //! proven to win and the longest proven to fail, so transpositions and the repeated calls of
 //! the variation tree cost nothing.
 
-use super::goal::{goal_reached, may_give_check, may_reach};
+use super::goal::{goal_reached, may_give_check, may_have_check, may_reach};
 use super::stipulation::{Goal, Play, Stipulation};
 use super::table::ProofTable;
 use super::{NodeCounter, SolveControl, SolveOptions};
@@ -136,8 +136,13 @@ impl Prover<'_> {
     /// Direct play: some move wins. Checks are tried first (they leave the defender the
     /// fewest replies); at the last move only a move that may reach the goal is made.
     fn direct_attack(&self, p: &Position, n: u32) -> bool {
+        if n == 1 && self.pruning && self.goal == Goal::Mate && !may_have_check(p) {
+            // The last move must mate, and no move here can even give check.
+            return false;
+        }
         let moves = p.legal_moves();
         if n == 1 {
+            // The last move must reach the goal; for mate only a checking move can.
             return moves
                 .iter()
                 .any(|&m| (!self.pruning || may_reach(p, m, self.goal)) && goal_reached(&child(p, m), self.goal));
@@ -175,6 +180,10 @@ impl Prover<'_> {
             }
             _ => {
                 if moves.is_empty() {
+                    return false;
+                }
+                // Every last defence must mate: none can when no move can give check.
+                if n == 1 && self.pruning && self.goal == Goal::Mate && !may_have_check(q) {
                     return false;
                 }
                 // At the last move every defence must reach the goal: a move that cannot
@@ -300,7 +309,7 @@ pub(crate) fn solve_direct(
         .map(|&m| {
             let prover = prover();
             let q = child(pos, m);
-            if control.stopped() {
+            if !prover.nodes.tick() {
                 return RootResult::Neither;
             }
             if prover.defender_loses(&q, n) {

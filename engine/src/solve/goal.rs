@@ -8,7 +8,8 @@
 use super::stipulation::Goal;
 use crate::attacks;
 use crate::rules::Variant;
-use crate::types::{Bitboard, Move, MoveKind, PieceKind};
+use crate::types::{Bitboard, Color, Move, MoveKind, PieceKind};
+use crate::CastleSide;
 use crate::Position;
 
 /// True when the side to move in `pos` has no legal move and that ending is `goal`
@@ -73,6 +74,81 @@ pub(crate) fn may_give_check(pos: &Position, mv: Move) -> bool {
     (attacks::bishop(ks, occ) & diagonal).any() || (attacks::rook(ks, occ) & straight).any()
 }
 
+/// True when the side to move in `pos` might have a move that gives check (a necessary
+/// condition computed from the piece sets, without generating moves): false proves that no
+/// move gives check, so no move mates. Only for standard and Looking-glass Alice; true when
+/// the side to move may castle or capture en passant (moves of two pieces).
+///
+/// Proof, with the notation of [`may_give_check`]: a checking move either lands the moved
+/// piece on `kb` on a square from which it attacks `ks`, or removes something from `kb` (a
+/// move from `kb`) and opens the line of one of our sliders on `kb`. (1) A piece on the other
+/// board reaches, on its own board, only squares of its attack set (a pawn: its capture
+/// squares and the one or two squares ahead), and must land on a square empty on `kb`; from a
+/// square `t` a knight, bishop, rook or queen attacks `ks` over `kb` exactly when the same
+/// kind standing on `ks` attacks `t` (the lines are symmetric and `t` itself is no blocker),
+/// and a pawn attacks `ks` from the squares an opposing pawn on `ks` attacks. A promotion can
+/// become any piece, so a pawn that can reach the last rank is always a candidate. A king
+/// never gives check. (2) A line opened by removing one or two pieces from `kb` belongs to a
+/// slider on `kb` that is aligned with `ks` with at least one piece between. If neither (1)
+/// nor (2) has a candidate, no move gives check.
+pub(crate) fn may_have_check(pos: &Position) -> bool {
+    if !matches!(pos.rules().variant, Variant::Alice | Variant::LookingGlass) {
+        return true;
+    }
+    let us = pos.side_to_move();
+    let them = us.flip();
+    if pos.ep_square().is_some() || CastleSide::BOTH.into_iter().any(|side| pos.castling().has(us, side)) {
+        return true;
+    }
+    let (kb, ks) = (pos.king_board(them), pos.king_square(them));
+    let ob = kb.other();
+    let (occ_k, occ_o) = (pos.occupied(kb), pos.occupied(ob));
+    // Landing squares: empty on the king's board, not our own piece on the other board.
+    let free = !occ_k & !pos.color_on(ob, us);
+    // (1) Direct checks by a piece of the other board landing on the king's board.
+    let knight_checks = attacks::knight(ks) & free;
+    for sq in pos.pieces(ob, us, PieceKind::Knight) {
+        if (attacks::knight(sq) & knight_checks).any() {
+            return true;
+        }
+    }
+    let diagonal_checks = attacks::bishop(ks, occ_k) & free;
+    let straight_checks = attacks::rook(ks, occ_k) & free;
+    let slider_checks = [
+        (PieceKind::Bishop, diagonal_checks),
+        (PieceKind::Rook, straight_checks),
+        (PieceKind::Queen, diagonal_checks | straight_checks),
+    ];
+    for (kind, checks) in slider_checks {
+        for sq in pos.pieces(ob, us, kind) {
+            if (attacks::piece(kind, sq, occ_o) & checks).any() {
+                return true;
+            }
+        }
+    }
+    let (ahead, start_rank, last_rank): (i8, u8, u8) = if us == Color::White { (8, 1, 7) } else { (-8, 6, 0) };
+    let pawn_checks = attacks::pawn(them, ks) & free;
+    for sq in pos.pieces(ob, us, PieceKind::Pawn) {
+        let mut reach = attacks::pawn(us, sq) | Bitboard::from_square(sq.offset(ahead));
+        if sq.rank() == start_rank {
+            reach |= Bitboard::from_square(sq.offset(2 * ahead));
+        }
+        if (reach & (pawn_checks | Bitboard::rank(last_rank))).any() {
+            return true;
+        }
+    }
+    // (2) Discovered checks: one of our sliders on the king's board with pieces between.
+    let queens = pos.pieces(kb, us, PieceKind::Queen);
+    let diagonal = (pos.pieces(kb, us, PieceKind::Bishop) | queens) & attacks::bishop(ks, Bitboard::EMPTY);
+    let straight = (pos.pieces(kb, us, PieceKind::Rook) | queens) & attacks::rook(ks, Bitboard::EMPTY);
+    for slider in diagonal | straight {
+        if (attacks::between(slider, ks) & occ_k).any() {
+            return true;
+        }
+    }
+    false
+}
+
 /// True when `mv` could reach `goal` for the opponent: for mate only a checking move can, for
 /// stalemate only a move that does not give check (decided after the move), so this filters
 /// only for mate.
@@ -87,7 +163,14 @@ mod tests {
 
     /// Walks every position to `depth` plies and checks that the filter lets every checking
     /// move through.
-    fn filter_is_complete(pos: &Position, depth: u32, checks: &mut u64) {
+    fn filter_is_complete(pos: &Position, depth: u32, checks: &mut u64, no_check: &mut u64) {
+        let any_check = pos.legal_moves().into_iter().any(|mv| pos.after(mv).in_check());
+        assert!(
+            !any_check || may_have_check(pos),
+            "a check was possible in {}",
+            pos.to_fen()
+        );
+        *no_check += u64::from(!may_have_check(pos));
         for &mv in pos.legal_moves().iter() {
             let next = pos.after(mv);
             if next.in_check() {
@@ -95,25 +178,27 @@ mod tests {
                 assert!(may_give_check(pos, mv), "{mv:?} gives check in {}", pos.to_fen());
             }
             if depth > 1 {
-                filter_is_complete(&next, depth - 1, checks);
+                filter_is_complete(&next, depth - 1, checks, no_check);
             }
         }
     }
 
     #[test]
-    fn the_check_filter_never_drops_a_checking_move() {
+    fn the_check_filters_never_drop_a_checking_move() {
         let fens = [
             "|Nk6/|b2|Qp3/1|p2P1|p1/1|P1nK3/|r2p|p|P1|B/2|PP|P3/b1P5/8 w - - 0 1",
             "5K2/8/8/8/|R2P4/|b4P2/8/2|rk|r2|B w - - 0 1",
             "2|B5/2|b|N2p1/2|p5/2pk2p|K/|p4|B|N|R/3|p2|p1/5p2/r3|n3 b - - 0 1",
             "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
         ];
-        let mut checks = 0;
+        let (mut checks, mut no_check) = (0, 0);
         for fen in fens {
             let pos = Position::from_fen(fen, Rules::default()).unwrap();
-            filter_is_complete(&pos, 3, &mut checks);
+            filter_is_complete(&pos, 3, &mut checks, &mut no_check);
         }
         assert!(checks > 1000, "the walk met only {checks} checks");
+        // The position test proves "no check possible" often enough to be worth its cost.
+        assert!(no_check > 100, "only {no_check} positions without a possible check");
     }
 
     #[test]

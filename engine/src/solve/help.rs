@@ -6,7 +6,7 @@
 //! of `k` half moves is remembered in the proof table, so a transposition is not searched twice.
 
 use super::direct::child;
-use super::goal::{goal_reached, may_reach};
+use super::goal::{goal_reached, may_have_check, may_reach};
 use super::stipulation::{Goal, Stipulation};
 use super::table::ProofTable;
 use super::{NodeCounter, SolveControl, SolveOptions};
@@ -39,9 +39,13 @@ impl Helper<'_> {
         if !self.nodes.tick() {
             return;
         }
-        let moves = p.legal_moves();
         if plies == 1 {
-            for &m in moves.iter() {
+            // The last move must mate: a position where no move can give check is not even
+            // generated, and moves that cannot give check are not made.
+            if self.pruning && self.goal == Goal::Mate && !may_have_check(p) {
+                return;
+            }
+            for &m in p.legal_moves().iter() {
                 if (!self.pruning || may_reach(p, m, self.goal)) && goal_reached(&child(p, m), self.goal) {
                     line.push(m);
                     out.push(line.clone());
@@ -51,6 +55,8 @@ impl Helper<'_> {
             }
             return;
         }
+        // Failure memo: a position already proven to have no line of this length (reached
+        // again by another move order) is not searched twice.
         let memo = self.pruning && plies < MEMO_PLIES;
         if memo
             && self
@@ -61,7 +67,7 @@ impl Helper<'_> {
             return;
         }
         let before = out.len();
-        for &m in moves.iter() {
+        for &m in p.legal_moves().iter() {
             line.push(m);
             self.search(&child(p, m), plies - 1, line, out);
             line.pop();

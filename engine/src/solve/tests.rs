@@ -204,3 +204,120 @@ fn self_mates_match_the_definition() {
     }
     assert_eq!(found, 3);
 }
+
+/// Help play against a plain enumeration written from the definition: every sequence of the
+/// stipulated number of legal moves whose last move leaves the opponent mated (stalemated).
+#[test]
+fn helpmates_match_a_plain_enumeration() {
+    fn lines(pos: &Position, plies: u32, mate: bool, line: &mut Vec<String>, out: &mut Vec<String>) {
+        for m in pos.legal_moves() {
+            let next = pos.after(m);
+            line.push(pos.move_to_uci(m));
+            if plies == 1 {
+                if next.legal_moves().is_empty() && next.in_check() == mate {
+                    out.push(line.join(" "));
+                }
+            } else {
+                lines(&next, plies - 1, mate, line, out);
+            }
+            line.pop();
+        }
+    }
+    let mut total = 0;
+    for (fen, _) in &CASES[..6] {
+        for stip in ["h#1", "h#1.5", "h=1", "h=1.5"] {
+            let s: Stipulation = stip.parse().unwrap();
+            let mut expected = Vec::new();
+            lines(
+                &position(fen),
+                s.plies(),
+                s.goal == Goal::Mate,
+                &mut Vec::new(),
+                &mut expected,
+            );
+            expected.sort();
+            total += expected.len();
+            assert_eq!(solutions(fen, stip), expected, "{stip} {fen}");
+        }
+    }
+    // Four plies in the small position: its two h#2 solutions and its h=2 lines.
+    for stip in ["h#2", "h=2"] {
+        let s: Stipulation = stip.parse().unwrap();
+        let mut expected = Vec::new();
+        lines(
+            &position(CASES[5].0),
+            s.plies(),
+            s.goal == Goal::Mate,
+            &mut Vec::new(),
+            &mut expected,
+        );
+        expected.sort();
+        total += expected.len();
+        assert_eq!(solutions(CASES[5].0, stip), expected, "{stip}");
+    }
+    assert!(total > 10, "only {total} lines in all");
+}
+
+/// Direct mates and their tries against a plain search written from the definition.
+#[test]
+fn direct_mates_and_tries_match_a_plain_search() {
+    fn wins(pos: &Position, n: u32) -> bool {
+        n > 0 && pos.legal_moves().into_iter().any(|m| loses(&pos.after(m), n))
+    }
+    fn loses(q: &Position, n: u32) -> bool {
+        let replies = q.legal_moves();
+        if replies.is_empty() {
+            return q.in_check();
+        }
+        replies.into_iter().all(|d| wins(&q.after(d), n - 1))
+    }
+    let options = SolveOptions {
+        tries: true,
+        ..SolveOptions::default()
+    };
+    for fen in [CASES[0].0, CASES[4].0, CASES[6].0] {
+        let pos = position(fen);
+        for n in 1..=2 {
+            let mut keys = Vec::new();
+            let mut tries = Vec::new();
+            for m in pos.legal_moves() {
+                let q = pos.after(m);
+                if loses(&q, n) {
+                    keys.push(pos.move_to_uci(m));
+                    continue;
+                }
+                let refutations: Vec<String> = q
+                    .legal_moves()
+                    .into_iter()
+                    .filter(|&d| !wins(&q.after(d), n - 1))
+                    .map(|d| q.move_to_uci(d))
+                    .collect();
+                if refutations.len() == 1 {
+                    tries.push(format!("{} {}", pos.move_to_uci(m), refutations[0]));
+                }
+            }
+            keys.sort();
+            tries.sort();
+            let stip = format!("#{n}");
+            let Solution::Direct(found) = run(fen, &stip, &options).solution else {
+                panic!("direct play")
+            };
+            let mut found_keys: Vec<String> = found.keys.iter().map(|k| pos.move_to_uci(k.mv)).collect();
+            found_keys.sort();
+            let mut found_tries: Vec<String> = found
+                .tries
+                .iter()
+                .map(|t| {
+                    format!(
+                        "{} {}",
+                        pos.move_to_uci(t.mv),
+                        pos.after(t.mv).move_to_uci(t.refutations[0])
+                    )
+                })
+                .collect();
+            found_tries.sort();
+            assert_eq!(found_keys, keys, "{stip} {fen}");
+            assert_eq!(found_tries, tries, "{stip} {fen}");
+        }
+    }
+}

@@ -49,10 +49,12 @@ struct Args {
     no_pruning: bool,
 }
 
-fn number<T: std::str::FromStr>(flag: &str, value: Option<&&str>) -> Result<T, String> {
+/// A positive number after `flag`.
+fn number<T: std::str::FromStr + PartialOrd + From<u8>>(flag: &str, value: Option<&&str>) -> Result<T, String> {
     value
-        .and_then(|v| v.parse().ok())
-        .ok_or_else(|| format!("{flag} takes a number"))
+        .and_then(|v| v.parse::<T>().ok())
+        .filter(|n| *n >= T::from(1))
+        .ok_or_else(|| format!("{flag} takes a positive number"))
 }
 
 fn parse_args(words: &[&str]) -> Result<Args, String> {
@@ -82,7 +84,7 @@ fn parse_args(words: &[&str]) -> Result<Args, String> {
             }
             "--maxsolutions" => args.max_solutions = Some(number(word, value)?),
             "--maxtime" => args.max_time = Some(number(word, value)?),
-            "--threads" => args.threads = Some(number::<usize>(word, value)?.max(1)),
+            "--threads" => args.threads = Some(number(word, value)?),
             "--variant" => args.variant = value.ok_or("--variant takes a variant name")?.parse()?,
             "--ep" => args.en_passant = Some(value.ok_or("--ep takes off, normal or double")?.parse()?),
             _ => {
@@ -137,16 +139,21 @@ impl Printer {
     }
 }
 
+/// Writes a line to stderr (a closed stderr is ignored, never a panic).
+fn warn(text: &str) {
+    let _ = writeln!(std::io::stderr().lock(), "{text}");
+}
+
 /// Runs `vorpal solve` with `words` (the arguments after `solve`); returns the exit status.
 pub fn run(words: &[&str]) -> i32 {
     if matches!(words, ["--help" | "-h"]) {
-        println!("{USAGE}");
+        Printer { closed: false }.line(USAGE);
         return 0;
     }
     let args = match parse_args(words) {
         Ok(args) => args,
         Err(e) => {
-            eprintln!("error: {e}\n{USAGE}");
+            warn(&format!("error: {e}\n{USAGE}"));
             return 1;
         }
     };
@@ -154,7 +161,7 @@ pub fn run(words: &[&str]) -> i32 {
         Some(n) => match rayon::ThreadPoolBuilder::new().num_threads(n).build() {
             Ok(pool) => Some(pool),
             Err(e) => {
-                eprintln!("error: cannot start {n} threads: {e}");
+                warn(&format!("error: cannot start {n} threads: {e}"));
                 return 1;
             }
         },
@@ -216,7 +223,7 @@ impl Session {
         if self.args.json {
             self.printer.line(&report::json_error(problem, message));
         } else {
-            eprintln!("error: problem {problem}: {message}");
+            warn(&format!("error: problem {problem}: {message}"));
         }
     }
 
@@ -279,7 +286,8 @@ impl Session {
         };
         let max_time = self.args.max_time.or(problem_options.max_time);
         let start = Instant::now();
-        let control = SolveControl::new(max_time.map(|s| start + Duration::from_secs(s)));
+        // A deadline beyond what the clock can represent is no deadline.
+        let control = SolveControl::new(max_time.and_then(|s| start.checked_add(Duration::from_secs(s))));
         let done = AtomicBool::new(false);
         let terminal = std::io::stderr().is_terminal();
         let show_progress = self.args.progress || terminal;

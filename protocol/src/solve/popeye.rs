@@ -284,15 +284,27 @@ impl<'a> Reader<'a> {
             } else if abbreviates(t, "nocastling") {
                 options.no_castling.extend(self.squares_argument(&w)?);
             } else if abbreviates(t, "enpassant") {
-                let squares = self.squares_argument(&w)?;
-                if squares.len() != 1 {
-                    return Err(InputError::new(
-                        w.line,
-                        w.text,
-                        "en passant takes the one square passed over",
-                    ));
-                }
-                options.en_passant = Some(squares[0]);
+                // Popeye's form: departure, passed and arrival squares of the double step just
+                // played; one square alone is read as the passed square.
+                let passed = match self.squares_argument(&w)?[..] {
+                    [passed] => passed,
+                    [from, passed, to]
+                        if from.file() == to.file()
+                            && passed.file() == from.file()
+                            && from.rank().abs_diff(to.rank()) == 2
+                            && passed.rank() == (from.rank() + to.rank()) / 2 =>
+                    {
+                        passed
+                    }
+                    _ => {
+                        return Err(InputError::new(
+                            w.line,
+                            w.text,
+                            "en passant takes the departure, passed and arrival squares of a double step",
+                        ))
+                    }
+                };
+                options.en_passant = Some(passed);
             } else if abbreviates(t, "maxsolutions") {
                 options.max_solutions = Some(self.number_argument(&w)? as usize);
             } else if abbreviates(t, "maxtime") {
@@ -513,6 +525,31 @@ fn place(pieces: &mut Vec<Placed>, placed: Placed, w: &Word) -> Result<(), Input
 mod tests {
     use super::*;
 
+    /// Every prefix of a real problem file, and the file with each word dropped or doubled,
+    /// is read without a panic, and a problem that reads is set up without one.
+    #[test]
+    fn damaged_input_never_panics() {
+        let text = include_str!("../../../tests/data/popeye-alice-examples.inp");
+        let cut: Vec<usize> = text.char_indices().map(|(i, _)| i).step_by(7).collect();
+        let words: Vec<&str> = text.split_whitespace().collect();
+        let mut variants: Vec<String> = cut.iter().map(|&i| text[..i].to_string()).collect();
+        for i in 0..words.len() {
+            let mut dropped = words.clone();
+            dropped.remove(i);
+            variants.push(dropped.join(" "));
+            let mut doubled = words.clone();
+            doubled.insert(i, words[i]);
+            variants.push(doubled.join("\n"));
+        }
+        let mut read = 0;
+        for input in &variants {
+            for problem in parse(input).into_iter().flatten() {
+                read += usize::from(problem.tasks(vorpal_engine::Rules::default()).is_ok());
+            }
+        }
+        assert!(read > 100, "only {read} problems set up");
+    }
+
     #[test]
     fn reads_a_problem_with_twins_and_options() {
         let text = "begin\nauthor A. Composer\norigin Somewhere 2025\npieces white kh1 rg2 white AliceB bf7\n  black rd2 black AliceB kf8\nstip h#2\noption try vari maxsol 3 nocastling e1h1\ntwin move h1 h2\ntwin cont add black AliceB Pb6 remove d2\nend\n";
@@ -527,6 +564,10 @@ mod tests {
         assert_eq!(p.options.max_solutions, Some(3));
         assert_eq!(p.options.no_castling.len(), 2);
         assert_eq!(p.twins.len(), 2);
+        let ep = parse("pieces white ke1 black ke8 pd5\nstip #1\noption enpassant d7 d6 d5");
+        assert_eq!(ep[0].as_ref().unwrap().options.en_passant, Square::parse("d6"));
+        let bad = parse("pieces white ke1 black ke8 pd5\nstip #1\noption enpassant d7d5");
+        assert_eq!(bad[0].as_ref().unwrap_err().line, 3);
         assert!(p.twins[1].continued);
         assert_eq!(p.twins[1].ops.len(), 2);
     }
