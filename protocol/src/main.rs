@@ -5,7 +5,6 @@
 
 mod analyze;
 mod cli;
-mod commands;
 mod display;
 mod format;
 mod go;
@@ -13,6 +12,9 @@ mod input;
 mod json;
 mod options;
 mod output;
+mod panics;
+mod serve;
+mod session;
 mod uci;
 mod worker;
 mod xboard;
