@@ -7,12 +7,10 @@ use crate::go::{parse_go, GoRequest};
 use crate::output::{to_stderr, to_stdout, Output, StdStream};
 use crate::serve::serve;
 use crate::session::{Session, ENGINE};
+use crate::status;
 use crate::uci::{command_help, error_text, Uci};
 use crate::xboard::Xboard;
 use vorpal_engine::Position;
-
-/// Exit status for a command line that cannot be run as written.
-pub const USAGE_STATUS: i32 = 2;
 
 /// Logging to stderr only, filtered by `RUST_LOG` (default: warnings and errors). A failed
 /// write ends the program like any other write to stderr.
@@ -51,26 +49,26 @@ pub fn run(args: &[String]) -> i32 {
             let session = Session::new(Output::stdout());
             session.out().line(&Uci::banner());
             serve(&mut std::io::stdin().lock(), session, Box::new(Uci::new()));
-            0
+            status::SUCCESS
         }
         ["analyze" | "analyse", rest @ ..] => crate::analyze::run(rest),
         ["xboard"] => {
             let session = Session::new(Output::stdout());
             serve(&mut std::io::stdin().lock(), session, Box::new(Xboard::new()));
-            0
+            status::SUCCESS
         }
         ["xboard", rest @ ..] if asks_for_help(rest) => {
             to_stdout(&format!("{XBOARD_USAGE}\n"));
-            0
+            status::SUCCESS
         }
         ["xboard", rest @ ..] => usage_error(&format!("'xboard' takes no arguments, found '{}'", rest.join(" "))),
         ["--help" | "-h", ..] => {
             to_stdout(&format!("{USAGE}\n"));
-            0
+            status::SUCCESS
         }
         ["--version" | "-V", ..] => {
             to_stdout(&format!("{ENGINE}\n"));
-            0
+            status::SUCCESS
         }
         [flag, ..] if flag.starts_with('-') => usage_error(&format!("unknown option '{flag}'")),
         [command, rest @ ..] if asks_for_help(rest) => match command_help(command) {
@@ -78,7 +76,7 @@ pub fn run(args: &[String]) -> i32 {
                 to_stdout(&format!(
                     "{text}\nOn the command line: vorpal {command} [args] runs it once, then exits (status 1 after an error line).\n"
                 ));
-                0
+                status::SUCCESS
             }
             None => usage_error(&format!("unknown command '{command}'")),
         },
@@ -91,10 +89,10 @@ fn asks_for_help(words: &[&str]) -> bool {
     words.iter().any(|w| matches!(*w, "--help" | "-h"))
 }
 
-/// Prints `problem` and the usage on stderr; returns [`USAGE_STATUS`].
+/// Prints `problem` and the usage on stderr; returns [`status::USAGE`].
 fn usage_error(problem: &str) -> i32 {
     to_stderr(&format!("vorpal: {problem}\n\n{USAGE}\n"));
-    USAGE_STATUS
+    status::USAGE
 }
 
 /// Runs one command line and waits for a search it started.
@@ -106,7 +104,7 @@ fn one_command(line: &str) -> i32 {
         if let GoRequest::Search(limits) = parse_go(rest, &Position::startpos(), &mut ignored) {
             if limits.infinite || limits.ponder || limits.is_unbounded() {
                 out.error_line(&error_text("go: on the command line a search needs a limit (depth, nodes, movetime, mate or a clock); try 'vorpal analyze'"));
-                return 1;
+                return status::ERROR_LINE;
             }
         }
     }
@@ -114,8 +112,8 @@ fn one_command(line: &str) -> i32 {
     Uci::new().handle_line(&mut session, line);
     session.wait();
     if out.error_count() > 0 {
-        1
+        status::ERROR_LINE
     } else {
-        0
+        status::SUCCESS
     }
 }

@@ -15,6 +15,7 @@ mod output;
 mod panics;
 mod serve;
 mod session;
+mod status;
 mod uci;
 mod worker;
 mod xboard;

@@ -3,26 +3,21 @@
 //! `Debug Log File`. It knows no protocol: each adapter formats its notes and errors itself.
 //!
 //! A failed write to stdout or stderr never panics: it ends the program at once and quietly
-//! with [`CLOSED_OUTPUT_STATUS`] (the reader of a pipe went away) or [`WRITE_FAILED_STATUS`]
+//! with [`status::CLOSED_OUTPUT`] (the reader of a pipe went away) or [`status::WRITE_FAILED`]
 //! (any other write error), since nobody is left to read what the program would say.
 
+use crate::status;
 use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
-/// Exit status when stdout or stderr is a closed pipe: 141, what a shell reports for a
-/// program ended by SIGPIPE.
-pub const CLOSED_OUTPUT_STATUS: i32 = 141;
-/// Exit status after any other failed write to stdout or stderr (`EX_IOERR`).
-pub const WRITE_FAILED_STATUS: i32 = 74;
-
 /// Ends the program after a failed write to stdout or stderr.
 fn end_after_write_error(error: &io::Error) -> ! {
     let status = if error.kind() == io::ErrorKind::BrokenPipe {
-        CLOSED_OUTPUT_STATUS
+        status::CLOSED_OUTPUT
     } else {
-        WRITE_FAILED_STATUS
+        status::WRITE_FAILED
     };
     std::process::exit(status)
 }

@@ -13,7 +13,8 @@ use vorpal_engine::{bench, eval, perft, FenStyle, Game, Position};
 const HELP: &str = "\
 Vorpal speaks UCI (https://www.chessprogramming.org/UCI) with Alice chess extensions.
 UCI commands:
-  uci | isready | debug on|off | setoption name <id> [value <x>] | ucinewgame
+  uci | isready | debug on|off | register
+  setoption name <id> [value <x>] | ucinewgame
   position startpos|fen <FEN> [moves <m1> ...]   (FEN forms of rules.md; moves in UCI or SAN)
   go [searchmoves <m>...] [ponder] [wtime|btime|winc|binc <ms>] [movestogo <n>]
      [depth <n>] [nodes <n>] [mate <n>] [movetime <ms>] [infinite] | go perft <n>
@@ -30,6 +31,7 @@ Extensions:
   bench [depth]            fixed-depth search of the built-in positions (Nodes searched, Nodes/second)
   result                   result 1-0|0-1|1/2-1/2|* <reason> for the current game
   flip                     mirror the position (colours swapped) to check evaluation symmetry
+  xboard                   switch to CECP (the XBoard protocol) for the rest of the session
   help                     this text
 Command line: vorpal <command> [args] runs one command; vorpal analyze --help for analysis.";
 
