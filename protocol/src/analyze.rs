@@ -4,8 +4,11 @@
 
 use crate::display::diagram;
 use crate::format::{human_count, human_score, pv_numbered, pv_san, pv_uci, uci_score};
+use crate::go::MAX_DEPTH;
 use crate::json::{quote, Object};
-use crate::output::Output;
+use crate::options::{available_memory_mb, HASH_MAX, MULTIPV_MAX, THREADS_MAX};
+use crate::output::{to_stderr, to_stdout, Output, StdStream};
+use crate::status;
 use std::io::{IsTerminal, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
@@ -77,15 +80,24 @@ fn parse_args(words: &[&str]) -> Result<Args, String> {
                 _ => Err(format!("{flag} takes one {what}")),
             }
         };
+        // A value the engine cannot honour is refused, never silently changed.
+        let in_range = |what: &str, min: u64, max: u64| -> Result<u64, String> {
+            let n = one(what)?;
+            match (min..=max).contains(&n) {
+                true => Ok(n),
+                false if max == u64::MAX => Err(format!("{flag} {n} is not at least {min}")),
+                false => Err(format!("{flag} {n} is not in {min}..={max}")),
+            }
+        };
         match flag {
             "--fen" if !values.is_empty() => args.fen = Some(values.join(" ")),
             "--moves" => args.moves = values.iter().map(|s| s.to_string()).collect(),
-            "--depth" => args.limits.depth = Some(one("number")?.clamp(1, crate::go::MAX_DEPTH as u64) as u32),
+            "--depth" => args.limits.depth = Some(in_range("number", 1, u64::from(MAX_DEPTH))? as u32),
             "--movetime" => args.limits.movetime = Some(Duration::from_millis(one("number of milliseconds")?)),
-            "--nodes" => args.limits.nodes = Some(one("number")?.max(1)),
-            "--multipv" => args.options.multipv = one("number")?.clamp(1, crate::options::MULTIPV_MAX as u64) as usize,
-            "--threads" => args.options.threads = one("number")?.clamp(1, crate::options::THREADS_MAX as u64) as usize,
-            "--hash" => args.options.hash_mb = one("number of MB")?.clamp(1, crate::options::HASH_MAX as u64) as usize,
+            "--nodes" => args.limits.nodes = Some(in_range("number", 1, u64::MAX)?),
+            "--multipv" => args.options.multipv = in_range("number", 1, MULTIPV_MAX as u64)? as usize,
+            "--threads" => args.options.threads = in_range("number", 1, THREADS_MAX as u64)? as usize,
+            "--hash" => args.options.hash_mb = in_range("number of MB", 1, HASH_MAX as u64)? as usize,
             "--ep" => match values.as_slice() {
                 [mode] => args.en_passant = mode.parse()?,
                 _ => return Err("--ep takes one of off, normal, double".into()),
@@ -112,21 +124,28 @@ fn parse_args(words: &[&str]) -> Result<Args, String> {
 /// Runs `vorpal analyze` with the words after `analyze`; returns the exit status.
 pub fn run(words: &[&str]) -> i32 {
     if words.iter().any(|w| *w == "--help" || *w == "-h") {
-        println!("{}", usage());
-        return 0;
+        to_stdout(&format!("{}\n", usage()));
+        return status::SUCCESS;
     }
     let args = match parse_args(words) {
         Ok(args) => args,
         Err(e) => {
-            eprintln!("vorpal analyze: {e}\n\n{}", usage());
-            return 2;
+            to_stderr(&format!("vorpal analyze: {e}\n\n{}\n", usage()));
+            return status::USAGE;
         }
     };
     let game = match set_up(&args) {
         Ok(game) => game,
         Err(e) => {
-            eprintln!("vorpal analyze: {e}");
-            return 2;
+            to_stderr(&format!("vorpal analyze: {e}\n"));
+            return status::USAGE;
+        }
+    };
+    let mut searcher = match searcher(&args.options, available_memory_mb()) {
+        Ok(searcher) => searcher,
+        Err(e) => {
+            to_stderr(&format!("vorpal analyze: {e}\n"));
+            return status::USAGE;
         }
     };
     let out = Output::stdout();
@@ -160,10 +179,29 @@ pub fn run(words: &[&str]) -> i32 {
         } else {
             out.line(&format!("No legal move: {text}"));
         }
-        return 0;
+        return status::SUCCESS;
     }
-    analyse(&args, &game, &out);
-    0
+    analyse(&args, &game, &mut searcher, &out);
+    status::SUCCESS
+}
+
+/// A searcher with exactly the options asked for, or why it cannot be had: a hash table
+/// larger than the free memory (`free_mb`, where known) or one that cannot be allocated.
+fn searcher(options: &SearchOptions, free_mb: Option<usize>) -> Result<Searcher, String> {
+    if let Some(free) = free_mb.filter(|&free| options.hash_mb > free) {
+        return Err(format!(
+            "--hash {} MB is more than the memory available ({free} MB)",
+            options.hash_mb
+        ));
+    }
+    let mut searcher = Searcher::new(SearchOptions {
+        hash_mb: 1,
+        ..options.clone()
+    });
+    searcher
+        .set_options(options.clone())
+        .map_err(|e| format!("--hash {} MB: {e}", options.hash_mb))?;
+    Ok(searcher)
 }
 
 /// The game from `--fen` and `--moves`.
@@ -187,17 +225,26 @@ fn set_up(args: &Args) -> Result<Game, String> {
 }
 
 /// Searches and prints as it goes.
-fn analyse(args: &Args, game: &Game, out: &Output) {
+fn analyse(args: &Args, game: &Game, searcher: &mut Searcher, out: &Output) {
     let pos = *game.position();
-    let mut searcher = Searcher::new(args.options.clone());
     let control = SearchControl::new();
     let show_progress = args.progress || std::io::stderr().is_terminal();
     let progress = Progress::new(show_progress);
+    let lines = args.options.multipv.min(pos.count_legal());
     if !args.json {
         let threads = args.options.threads;
+        let shown = match (args.options.multipv, lines) {
+            (1, _) => String::new(),
+            (asked, lines) if asked == lines => format!(", {lines} lines"),
+            (asked, lines) => format!(
+                ", {lines} line{} (--multipv {asked}, but only {lines} legal move{})",
+                plural(lines),
+                plural(lines)
+            ),
+        };
         out.line(&format!(
-            "Analysing with {threads} thread{}, {} MB hash; scores in pawns from White's side",
-            if threads == 1 { "" } else { "s" },
+            "Analysing with {threads} thread{}, {} MB hash{shown}; scores in pawns from White's side",
+            plural(threads),
             args.options.hash_mb
         ));
     }
@@ -212,7 +259,7 @@ fn analyse(args: &Args, game: &Game, out: &Output) {
                 }
             });
         }
-        let mut block = Block::new(args.options.multipv.min(pos.count_legal()));
+        let mut block = Block::new(lines);
         let mut report = |r: Report| match r {
             Report::Info(info) => {
                 progress.set_depth(info.depth, info.nodes);
@@ -265,6 +312,15 @@ fn analyse(args: &Args, game: &Game, out: &Output) {
             result.depth,
             human_count(result.nodes)
         ));
+    }
+}
+
+/// `s` after a count other than 1.
+fn plural(n: usize) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
     }
 }
 
@@ -402,7 +458,7 @@ impl Progress {
         }
         s.ticks += 1;
         let spin = ['|', '/', '-', '\\'][s.ticks % 4];
-        let mut err = std::io::stderr().lock();
+        let mut err = StdStream(std::io::stderr().lock());
         let _ = write!(
             err,
             "\r\x1b[K{spin} thinking {:.1} s, depth {} done, {} nodes  {}",
@@ -419,7 +475,7 @@ impl Progress {
     fn clear(&self) {
         let mut s = self.lock();
         if s.shown {
-            let mut err = std::io::stderr().lock();
+            let mut err = StdStream(std::io::stderr().lock());
             let _ = write!(err, "\r\x1b[K");
             let _ = err.flush();
             s.shown = false;
@@ -455,11 +511,42 @@ mod tests {
         assert!(parse_args(&["--depth"]).is_err());
         assert!(parse_args(&["--depth", "x"]).is_err());
         assert!(parse_args(&["--frob"]).is_err());
+        for refused in [
+            ["--depth", "0"],
+            ["--depth", "1000"],
+            ["--nodes", "0"],
+            ["--threads", "0"],
+            ["--threads", "2000"],
+            ["--multipv", "0"],
+            ["--multipv", "257"],
+            ["--hash", "0"],
+            ["--hash", "10000000"],
+        ] {
+            let e = parse_args(&refused)
+                .err()
+                .unwrap_or_else(|| panic!("{refused:?} accepted"));
+            assert!(e.contains(refused[1]) && e.contains("is not"), "{refused:?}: {e}");
+        }
         assert!(parse_args(&["--json", "yes"]).is_err());
         let a = parse_args(&["--variant", "looking-glass", "--chess960"]).unwrap();
         assert_eq!(a.variant, Variant::LookingGlass);
         assert!(a.chess960);
         assert!(parse_args(&["--variant", "crazyhouse"]).is_err());
+    }
+
+    #[test]
+    fn a_hash_beyond_the_free_memory_is_refused() {
+        let options = SearchOptions {
+            hash_mb: 65_536,
+            ..SearchOptions::default()
+        };
+        let e = searcher(&options, Some(4000)).err().expect("refused");
+        assert_eq!(e, "--hash 65536 MB is more than the memory available (4000 MB)");
+        let small = SearchOptions {
+            hash_mb: 2,
+            ..SearchOptions::default()
+        };
+        assert_eq!(searcher(&small, Some(4000)).unwrap().options(), &small);
     }
 
     #[test]

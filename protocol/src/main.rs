@@ -7,7 +7,6 @@
 
 mod analyze;
 mod cli;
-mod commands;
 mod display;
 mod format;
 mod go;
@@ -16,7 +15,11 @@ mod input;
 mod json;
 mod options;
 mod output;
+mod panics;
+mod serve;
+mod session;
 mod solve;
+mod status;
 mod uci;
 mod worker;
 mod xboard;

@@ -1,12 +1,58 @@
-//! The one place that writes to stdout: whole lines, flushed one by one, shared by the input
-//! loop and the search thread, optionally copied to the `Debug Log File`. Notes and errors are
-//! written in the dialect in force: UCI `info string ...` or, after `xboard`, CECP (`# ...`
-//! comments and `tellusererror ...`).
+//! The one place that writes to stdout and stderr. [`Output`]: whole protocol lines on stdout,
+//! flushed one by one, shared by the input loop and the search thread, optionally copied to the
+//! `Debug Log File`. It knows no protocol: each adapter formats its notes and errors itself.
+//!
+//! A failed write to stdout or stderr never panics: it ends the program at once and quietly
+//! with [`status::CLOSED_OUTPUT`] (the reader of a pipe went away) or [`status::WRITE_FAILED`]
+//! (any other write error), since nobody is left to read what the program would say.
 
+use crate::status;
 use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
+
+/// Ends the program after a failed write to stdout or stderr.
+fn end_after_write_error(error: &io::Error) -> ! {
+    let status = if error.kind() == io::ErrorKind::BrokenPipe {
+        status::CLOSED_OUTPUT
+    } else {
+        status::WRITE_FAILED
+    };
+    std::process::exit(status)
+}
+
+/// A writer on stdout or stderr that ends the program when a write fails (instead of the
+/// panic of `println!`, which aborts a release build).
+pub struct StdStream<W>(pub W);
+
+impl<W: Write> Write for StdStream<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match self.0.write(buf) {
+            Err(e) if e.kind() != io::ErrorKind::Interrupted => end_after_write_error(&e),
+            result => result,
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        match self.0.flush() {
+            Err(e) if e.kind() != io::ErrorKind::Interrupted => end_after_write_error(&e),
+            result => result,
+        }
+    }
+}
+
+/// Writes `text` to stdout as it is (the caller adds newlines); a failed write ends the program.
+pub fn to_stdout(text: &str) {
+    let mut out = StdStream(io::stdout().lock());
+    let _ = out.write_all(text.as_bytes()).and_then(|()| out.flush());
+}
+
+/// Writes `text` to stderr as it is (the caller adds newlines); a failed write ends the program.
+pub fn to_stderr(text: &str) {
+    let mut err = StdStream(io::stderr().lock());
+    let _ = err.write_all(text.as_bytes()).and_then(|()| err.flush());
+}
 
 /// A cloneable handle on the output stream. Every clone writes to the same sink; lines from
 /// different threads never interleave.
@@ -14,7 +60,6 @@ use std::sync::{Arc, Mutex, MutexGuard};
 pub struct Output {
     inner: Arc<Mutex<Inner>>,
     errors: Arc<AtomicUsize>,
-    cecp: Arc<AtomicBool>,
 }
 
 struct Inner {
@@ -23,9 +68,9 @@ struct Inner {
 }
 
 impl Output {
-    /// Output to the process's stdout.
+    /// Output to the process's stdout (a failed write ends the program).
     pub fn stdout() -> Output {
-        Output::to(Box::new(io::stdout()))
+        Output::to(Box::new(StdStream(io::stdout())))
     }
 
     /// Output to any writer (tests use a shared buffer).
@@ -33,7 +78,6 @@ impl Output {
         Output {
             inner: Arc::new(Mutex::new(Inner { sink, log: None })),
             errors: Arc::new(AtomicUsize::new(0)),
-            cecp: Arc::new(AtomicBool::new(false)),
         }
     }
 
@@ -54,7 +98,7 @@ impl Output {
         let mut inner = self.lock();
         for line in text.lines() {
             let line = line.trim_end();
-            // Write errors (a closed pipe) are ignored: the end of input will end the loop.
+            // On stdout a failed write has ended the program already; other sinks are tests.
             let _ = writeln!(inner.sink, "{line}");
             let _ = inner.sink.flush();
             if let Some(log) = inner.log.as_mut() {
@@ -66,35 +110,11 @@ impl Output {
         }
     }
 
-    /// Switches every clone to the CECP (XBoard) dialect for notes and errors.
-    pub fn set_cecp(&self, on: bool) {
-        self.cecp.store(on, Ordering::Relaxed);
-    }
-
-    /// True in the CECP dialect.
-    pub fn is_cecp(&self) -> bool {
-        self.cecp.load(Ordering::Relaxed)
-    }
-
-    /// A note: `info string <message>` (CECP: `# <message>`, a comment the GUI ignores).
-    pub fn info_string(&self, message: &str) {
-        if self.is_cecp() {
-            self.line(&format!("# {}", one_line(message)));
-        } else {
-            self.line(&format!("info string {}", one_line(message)));
-        }
-    }
-
-    /// `info string error <message>`: the one answer to every bad input (CECP:
-    /// `tellusererror <message>`, shown by the GUI in an error dialog).
-    pub fn error(&self, message: &str) {
+    /// Writes a line that answers a bad input (already in the protocol's dialect) and counts it.
+    pub fn error_line(&self, text: &str) {
         self.errors.fetch_add(1, Ordering::Relaxed);
-        log::debug!("error answered: {message}");
-        if self.is_cecp() {
-            self.line(&format!("tellusererror {}", one_line(message)));
-        } else {
-            self.line(&format!("info string error {}", one_line(message)));
-        }
+        log::debug!("error answered: {text}");
+        self.line(text);
     }
 
     /// Number of error lines written so far (the command-line mode's exit status uses it).
@@ -177,8 +197,8 @@ mod tests {
         let cap = Capture::default();
         let out = Output::to(Box::new(cap.clone()));
         out.lines("a  \nb");
-        out.error("bad\u{0}thing");
-        assert_eq!(cap.text(), "a\nb\ninfo string error bad?thing\n");
+        out.error_line("bad thing");
+        assert_eq!(cap.text(), "a\nb\nbad thing\n");
         assert_eq!(out.error_count(), 1);
     }
 

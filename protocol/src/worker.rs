@@ -1,12 +1,11 @@
 //! The search thread: runs one search at a time on its own thread so the input loop keeps
-//! answering (`isready`, `stop`, `ponderhit`; in CECP `ping`, `.`, `?`). What the thread prints
-//! is decided by the job's [`Printer`]: for UCI ([`UciPrinter`]) the `info` lines and exactly one
-//! `bestmove` per `go` — in `infinite` and `ponder` mode never before `stop` or `ponderhit`; for
-//! CECP the thinking output and the engine's `move` (see `xboard/printer.rs`).
+//! answering (`isready`, `stop`, `ponderhit`; in CECP `ping`, `.`, `?`). It knows no protocol:
+//! what the thread prints is decided by the job's [`Printer`] (UCI: the `info` lines and exactly
+//! one `bestmove` per `go`, in `infinite` and `ponder` mode never before `stop` or `ponderhit`;
+//! CECP: the thinking output and the engine's `move`).
 
-use crate::format::info_line;
 use crate::output::Output;
-use crate::uci::panic_text;
+use crate::panics::panic_text;
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::thread::{self, JoinHandle};
@@ -14,47 +13,20 @@ use std::time::Duration;
 use vorpal_engine::search::{Limits, Report, SearchControl, Searcher};
 use vorpal_engine::{Game, Move, Position};
 
-/// How the search thread prints a search: the protocol's progress lines and its final move.
-/// Every method runs on the search thread.
+/// How the search thread prints a search: the protocol's progress lines, its final move, and
+/// the problems met on the way. Implemented by each protocol adapter (`uci/printer.rs`,
+/// `xboard/printer.rs`); every method runs on the search thread (or, for a search that cannot
+/// start, on the caller's).
 pub trait Printer: Send + Sync {
     /// The position has no legal move; the search does not run. Called before `finish`.
     fn no_legal_move(&self, pos: &Position, out: &Output);
     /// One progress report of the search.
     fn report(&self, pos: &Position, report: Report, out: &Output);
+    /// Something went wrong in the engine (the search still ends with `finish`).
+    fn error(&self, message: &str, out: &Output);
     /// The search is over (in `infinite` and `ponder` mode only after `stop` or `ponderhit`):
     /// `best` is a legal move of `game`'s current position, or None when it has none.
     fn finish(&self, game: &Game, best: Option<Move>, ponder: Option<Move>, out: &Output);
-}
-
-/// The UCI printer: `info` lines and one `bestmove`.
-pub struct UciPrinter {
-    /// Print `wdl` in `info` lines.
-    pub show_wdl: bool,
-}
-
-impl Printer for UciPrinter {
-    fn no_legal_move(&self, pos: &Position, out: &Output) {
-        out.line(if pos.in_check() {
-            "info depth 0 score mate 0"
-        } else {
-            "info depth 0 score cp 0"
-        });
-    }
-
-    fn report(&self, pos: &Position, report: Report, out: &Output) {
-        match report {
-            Report::Info(info) => out.line(&info_line(&info, pos, self.show_wdl)),
-            Report::CurrMove { depth, mv, number } => out.line(&format!(
-                "info depth {depth} currmove {} currmovenumber {number}",
-                pos.move_to_uci(mv)
-            )),
-            Report::Note(text) => out.info_string(&text),
-        }
-    }
-
-    fn finish(&self, game: &Game, best: Option<Move>, ponder: Option<Move>, out: &Output) {
-        out.line(&bestmove_line(game.position(), best, ponder));
-    }
 }
 
 /// Stack of the search thread (deep recursion with copy-make positions).
@@ -104,7 +76,7 @@ impl Worker {
         match spawned {
             Ok(handle) => self.handle = Some(handle),
             Err(e) => {
-                self.out.error(&format!("go: cannot start the search thread: {e}"));
+                printer.error(&format!("go: cannot start the search thread: {e}"), &self.out);
                 printer.finish(&Game::new(pos), None, None, &self.out);
             }
         }
@@ -170,14 +142,14 @@ fn run(job: Job, searcher: &Mutex<Searcher>, control: &SearchControl, out: &Outp
             }
             Err(e) => {
                 let what = panic_text(e.as_ref());
-                out.error(&format!("the search failed ({what}); clearing the hash table"));
+                printer.error(&format!("the search failed ({what}); clearing the hash table"), out);
                 searcher.clear();
             }
         }
         if !best.is_some_and(|m| legal.contains(&m)) {
             let fallback = job.limits.search_moves.first().copied().unwrap_or(legal[0]);
             if let Some(m) = best {
-                out.error(&format!("the search returned an illegal move {m:?}"));
+                printer.error(&format!("the search returned an illegal move {m:?}"), out);
             }
             log::warn!(
                 "no usable best move from the search; playing {}",
@@ -193,17 +165,4 @@ fn run(job: Job, searcher: &Mutex<Searcher>, control: &SearchControl, out: &Outp
         thread::sleep(Duration::from_millis(1));
     }
     printer.finish(&job.game, best, ponder, out);
-}
-
-/// `bestmove <m> [ponder <m>]` or `bestmove (none)`; the ponder move is dropped unless legal.
-pub fn bestmove_line(pos: &Position, best: Option<Move>, ponder: Option<Move>) -> String {
-    let Some(best) = best else {
-        return "bestmove (none)".to_string();
-    };
-    let mut line = format!("bestmove {}", pos.move_to_uci(best));
-    let next = pos.after(best);
-    if let Some(p) = ponder.filter(|&p| next.is_legal(p)) {
-        line.push_str(&format!(" ponder {}", next.move_to_uci(p)));
-    }
-    line
 }

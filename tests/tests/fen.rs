@@ -25,6 +25,32 @@ fn data_fens() -> Vec<(String, Rules)> {
     fens
 }
 
+/// A data FEN as the engine writes it back: the en passant field is kept only where it changes
+/// the legal moves or what they do under the row's option (always `-` with the option off, as
+/// Fairy-Stockfish and the playing sites write it).
+fn written_form(fen: &str, rules: Rules) -> String {
+    let mut fields: Vec<&str> = fen.split_whitespace().collect();
+    if fields.get(3).is_some_and(|ep| *ep != "-") {
+        // Each legal move with the position it leads to (`d4e3` may take one piece or two).
+        let moves = |text: &str| {
+            let p = parse(text, rules);
+            let mut list: Vec<String> = p
+                .legal_moves()
+                .iter()
+                .map(|&m| format!("{} {}", p.move_to_uci(m), p.after(m).to_fen_style(FenStyle::Wide)))
+                .collect();
+            list.sort();
+            list
+        };
+        let with_field = moves(fen);
+        fields[3] = "-";
+        if moves(&fields.join(" ")) != with_field {
+            return fen.to_string();
+        }
+    }
+    fields.join(" ")
+}
+
 fn parse(fen: &str, rules: Rules) -> Position {
     Position::from_fen(fen, rules).unwrap_or_else(|e| panic!("{fen}: {e}"))
 }
@@ -54,8 +80,8 @@ fn every_data_fen_round_trips() {
     assert!(fens.len() >= 80, "only {} FENs", fens.len());
     for (fen, rules) in &fens {
         let p = parse(fen, *rules);
-        assert_eq!(&p.to_fen(), fen);
-        assert_eq!(p.to_fen_style(FenStyle::Pipe), *fen);
+        assert_eq!(p.to_fen(), written_form(fen, *rules));
+        assert_eq!(p.to_fen_style(FenStyle::Pipe), written_form(fen, *rules));
         assert_eq!(parse(&p.to_fen(), *rules), p);
         assert_eq!(p.check_consistency(), Ok(()));
     }
@@ -99,7 +125,11 @@ fn wide_and_split_output_parses_back() {
         for style in [FenStyle::Wide, FenStyle::Split] {
             let text = p.to_fen_style(style);
             let back = parse(&text, rules);
-            assert_eq!((back.to_fen(), back.key()), (fen.clone(), p.key()), "{text}");
+            assert_eq!(
+                (back.to_fen(), back.key()),
+                (written_form(&fen, rules), p.key()),
+                "{text}"
+            );
             assert_eq!(back, p, "{text}");
             assert_eq!(back.to_fen_style(style), text);
         }

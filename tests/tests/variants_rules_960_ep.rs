@@ -153,10 +153,10 @@ fn en_passant_is_off_by_default_in_every_variant() {
         assert_eq!(rules.en_passant, EnPassant::Off);
         assert_eq!(Position::start(rules).rules().ep_mode(), EnPassant::Off);
     }
-    // Off: the field is written after a double step, and ignored.
+    // Off: a double step leaves no en passant square (the FEN's field is `-`), and no capture.
     let p = vpos_with(Rules::for_variant(Variant::Alice3), "4k3/8/8/8/1|p6/8/P7/4K3 w - - 0 1");
     let q = play(&p, "a2i4");
-    assert_eq!(q.ep_square().map(|s| s.to_string()), Some("a3".into()));
+    assert_eq!(q.ep_square(), None);
     not_legal(&q, "j4i3");
     not_legal(&q, "j4q3");
 }
@@ -272,9 +272,10 @@ fn lady_alice_en_passant_as_in_alice() {
 
 #[test]
 fn en_passant_field_names_the_board_when_pawns_share_the_square() {
-    // Black pawns on b5 of A and of B; the one on B just double-stepped (O'Donohue).
+    // Black pawns on b5 of A and of B; the one on B just double-stepped (O'Donohue). White
+    // pawns on c5 of both boards can take en passant, so the square is kept and written.
     let rules = with_ep(Variant::ODonohue, EnPassant::Normal);
-    let fen = "4k3/8/8/1p6/8/8/8/4K3|8/8/8/1p6/8/8/8/8 w - j6 0 2";
+    let fen = "4k3/8/8/1pP5/8/8/8/4K3|8/8/8/1pP5/8/8/8/8 w - j6 0 2";
     let p = vpos_with(rules, fen);
     assert_eq!(p.ep_board(), BoardId::B);
     assert_eq!(p.to_fen(), fen);

@@ -363,6 +363,9 @@ impl Position {
         }
         pos.checkers = pos.compute_checkers();
         pos.key = pos.compute_key();
+        // The en passant field is read and checked, and kept only where it changes what can be
+        // played (on the complete position: trying the capture makes a move).
+        pos.drop_idle_ep_square();
         Ok(pos)
     }
 

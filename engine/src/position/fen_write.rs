@@ -1,7 +1,8 @@
 //! FEN output (rules.md §2): the pipe form where it can represent the position, otherwise the
 //! joined form; the wide and split forms on request. Castling letters are `KQkq`; with Chess960
 //! a right whose rook is not the outermost one on its side of the king's board is written with
-//! the rook's file (X-FEN).
+//! the rook's file (X-FEN). The en passant field names the passed square only when a capture
+//! there is possible under the active en passant option, otherwise it is `-`.
 
 use super::castling::CastleSide;
 use super::fen::FenStyle;
@@ -54,7 +55,8 @@ impl Position {
         if castling.is_empty() {
             castling.push('-');
         }
-        let ep = match self.ep_square {
+        // Only an en passant square that changes what can be played is written.
+        let ep = match self.ep_square.filter(|_| self.ep_capture_possible()) {
             None => "-".to_string(),
             Some(ep) => {
                 // A wide cell when the passed pawn's square is held by such pawns on two boards.

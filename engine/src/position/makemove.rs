@@ -107,6 +107,7 @@ impl Position {
         self.key ^= attacks::zobrist_side() ^ attacks::zobrist_castling(self.castling.bits());
         self.key ^= self.ep_key();
         self.checkers = self.compute_checkers();
+        self.drop_idle_ep_square();
     }
 
     /// Castling rights that `mv` (not yet made) takes away. A right needs the king on its start

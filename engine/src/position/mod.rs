@@ -25,7 +25,7 @@ pub use notation::{MoveParseError, MoveStyle};
 
 use crate::attacks;
 use crate::rules::{EnPassant, Rules};
-use crate::types::{Bitboard, BoardId, Color, Piece, PieceKind, Square};
+use crate::types::{Bitboard, BoardId, Color, Move, MoveKind, Piece, PieceKind, Square};
 use castling::CastlingConfig;
 
 const NO_PIECE: u8 = 12;
@@ -110,6 +110,7 @@ impl Position {
         self.rules.en_passant = rules.en_passant;
         self.key = self.compute_key();
         self.checkers = self.compute_checkers();
+        self.drop_idle_ep_square();
     }
 
     /// The boards of this variant: A and B, or A, B and C.
@@ -434,6 +435,41 @@ impl Position {
             board,
             attacks::pawn(them, ep) & self.pieces(board, self.side, PieceKind::Pawn),
         ))
+    }
+
+    /// True when the en passant square changes what the side to move can play under the
+    /// active option: a pawn of the side to move on the passed pawn's board can make the en
+    /// passant capture (a legal move), or, in `double` mode, an enemy piece stands on the
+    /// passed square where such a pawn attacks it (its capture then takes the passed pawn too,
+    /// legal or not). A position keeps its en passant square only then, so the FEN writes it
+    /// only then (`-` with the option off, as Fairy-Stockfish and the playing sites write it)
+    /// and reads back the same position.
+    pub(crate) fn ep_capture_possible(&self) -> bool {
+        let (Some(ep), Some((_, board, capturers))) = (self.ep_square, self.ep_capturers()) else {
+            return false;
+        };
+        if self.color_on(board, self.side.flip()).has(ep) {
+            return capturers.any() && self.rules.ep_mode() == EnPassant::Double;
+        }
+        // Each capturer, landing wherever the variant lets it (the capture leaves no en passant
+        // square behind, so this test does not recurse).
+        let mut lawful = false;
+        for from in capturers {
+            for &landing in self.boards() {
+                lawful |= self.is_legal(Move::new(from, board, ep, landing, MoveKind::EnPassant, true));
+            }
+        }
+        lawful
+    }
+
+    /// Forgets an en passant square that changes nothing (see [`Position::ep_capture_possible`]),
+    /// taking it out of the key.
+    pub(crate) fn drop_idle_ep_square(&mut self) {
+        if self.ep_square.is_some() && !self.ep_capture_possible() {
+            self.key ^= self.ep_key();
+            self.ep_square = None;
+            self.ep_board = BoardId::A;
+        }
     }
 
     /// The key recomputed from scratch.

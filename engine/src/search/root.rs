@@ -201,7 +201,21 @@ impl Searcher {
             copy_makes: AtomicU64::new(0),
         };
         let (main_history, helper_histories) = self.histories.split_first_mut().expect("at least one history");
-        let mut main = Worker::new(0, &shared, main_history, &game_keys, root_moves.clone(), Some(report));
+        // Only the lines the caller asked for are reported: a weakened search (`Skill Level`)
+        // searches more lines than that to choose its move among them.
+        let shown = self.options.multipv.min(root_moves.len()) as u32;
+        let mut shown_lines = |r: Report| match &r {
+            Report::Info(info) if info.multipv > shown => {}
+            _ => report(r),
+        };
+        let mut main = Worker::new(
+            0,
+            &shared,
+            main_history,
+            &game_keys,
+            root_moves.clone(),
+            Some(&mut shown_lines),
+        );
         let result = std::thread::scope(|scope| {
             for (i, history) in helper_histories.iter_mut().enumerate().take(threads - 1) {
                 let shared = &shared;
@@ -287,17 +301,19 @@ impl Worker<'_> {
                 if self.stopped {
                     break;
                 }
-                // Lines found so far are shown best first (a later line may beat an earlier one).
+                // Lines found so far are kept best first (a later line may beat an earlier one).
                 self.root_moves[..=pv_index].sort_by_key(|r| std::cmp::Reverse(r.score));
-                if self.id == 0 {
-                    for i in 0..=pv_index {
-                        let info = self.info(depth, i, Bound::Exact);
-                        self.emit(Report::Info(info));
-                    }
-                }
             }
             if self.stopped {
                 break;
+            }
+            // A completed iteration reports each of its lines once, best first (the UCI
+            // convention: reporting the lines so far after each line would repeat them).
+            if self.id == 0 {
+                for i in 0..multipv {
+                    let info = self.info(depth, i, Bound::Exact);
+                    self.emit(Report::Info(info));
+                }
             }
             let best = &self.root_moves[0];
             completed = (Score::from_internal(best.score), depth as u32);
@@ -418,8 +434,9 @@ impl Worker<'_> {
         let raw = if updated { rm.score } else { rm.previous_score };
         let score = Score::from_internal(raw.clamp(-MATE, MATE));
         let nodes = self.shared.total_nodes().max(self.nodes);
-        let elapsed = self.shared.time.elapsed();
-        let ms = elapsed.as_millis() as u64;
+        // Whole milliseconds, at least 1 (as Stockfish prints them), and the speed from the
+        // same figures, so a search reported at once does not claim a huge speed.
+        let ms = (self.shared.time.elapsed().as_millis() as u64).max(1);
         SearchInfo {
             depth: depth as u32,
             seldepth: rm.seldepth.max(depth as u32),
@@ -428,7 +445,7 @@ impl Worker<'_> {
             bound,
             wdl: wdl(score),
             nodes,
-            nps: (nodes as f64 / elapsed.as_secs_f64().max(1e-3)) as u64,
+            nps: nodes.saturating_mul(1000) / ms,
             hashfull: self.shared.tt.hashfull(),
             time_ms: ms,
             pv: rm.pv.clone(),

@@ -3,62 +3,63 @@
 //! `Error (<reason>): <command>`; every refused move `Illegal move: <move>` followed by a
 //! `# <move>: <reason>` comment.
 
-use super::printer::{result_line, Mode};
+use super::printer::{error, result_line, Mode};
 use super::setup::{self, color_name, engine_fen, highlight, offered_variants, parse_cell, parse_move, targets};
 use super::Xboard;
 use crate::options::{cecp_option_features, parse_cecp_option, Change, THREADS_MAX};
 use crate::output::one_line;
-use crate::uci::{Flow, ENGINE};
+use crate::serve::Flow;
+use crate::session::{Session, ENGINE};
 use std::sync::atomic::Ordering;
 use std::time::Duration;
-use vorpal_engine::search::{Limits, SearchControl};
+use vorpal_engine::search::Limits;
 use vorpal_engine::{Game, Position, Variant};
 
 impl Xboard {
     /// Runs the command in `words` (`line` is the raw text, for messages and `option`).
-    pub(super) fn dispatch(&mut self, words: &[&str], line: &str) -> Flow {
+    pub(super) fn dispatch(&mut self, session: &mut Session, words: &[&str], line: &str) -> Flow {
         match words {
             [] | ["xboard"] | ["accepted", ..] | ["rejected", ..] => {}
-            ["protover", ..] => self.cmd_protover(),
-            ["new"] => self.cmd_new(),
-            ["variant", name] => self.cmd_variant(name),
-            ["setboard", fen @ ..] => self.cmd_setboard(&fen.join(" ")),
-            ["usermove", mv] => self.cmd_usermove(mv),
+            ["protover", ..] => self.cmd_protover(session),
+            ["new"] => self.cmd_new(session),
+            ["variant", name] => self.cmd_variant(session, name),
+            ["setboard", fen @ ..] => self.cmd_setboard(session, &fen.join(" ")),
+            ["usermove", mv] => self.cmd_usermove(session, mv),
             ["go"] => {
-                self.stop_search(true);
+                self.stop_search(session, true);
                 self.analyzing = false;
-                self.engine = Some(self.uci.game.position().side_to_move());
-                self.maybe_think();
+                self.engine = Some(session.position().side_to_move());
+                self.maybe_think(session);
             }
             ["playother"] => {
-                self.stop_search(true);
-                self.engine = Some(self.uci.game.position().side_to_move().flip());
+                self.stop_search(session, true);
+                self.engine = Some(session.position().side_to_move().flip());
             }
             ["force"] => {
-                self.stop_search(true);
+                self.stop_search(session, true);
                 self.engine = None;
             }
             ["?"] => {
-                if self.thinking() {
-                    self.stop_search(false);
+                if self.thinking(session) {
+                    self.stop_search(session, false);
                 }
             }
             ["ping", n] => {
                 // Never before the move of a search of the engine's own move.
-                if self.thinking() {
-                    self.uci.worker.wait();
-                    self.collect();
+                if self.thinking(session) {
+                    session.wait();
+                    self.collect(session);
                 }
-                self.out().line(&format!("pong {n}"));
+                session.out().line(&format!("pong {n}"));
             }
-            ["level", mps, base, inc] => self.cmd_level(mps, base, inc, line),
+            ["level", mps, base, inc] => self.cmd_level(session, mps, base, inc, line),
             ["st", t] => match seconds(t) {
                 Some(t) => self.tc.per_move = Some(t),
-                None => self.bad("bad time", line),
+                None => self.bad(session, "bad time", line),
             },
             ["sd", d] => match d.parse::<u32>() {
                 Ok(d) if d >= 1 => self.tc.depth = Some(d.min(crate::go::MAX_DEPTH)),
-                _ => self.bad("bad depth", line),
+                _ => self.bad(session, "bad depth", line),
             },
             ["time", cs] | ["otim", cs] => match cs.parse::<i64>() {
                 Ok(cs) => {
@@ -69,60 +70,60 @@ impl Xboard {
                         self.tc.opponent = t;
                     }
                 }
-                Err(_) => self.bad("bad time", line),
+                Err(_) => self.bad(session, "bad time", line),
             },
-            ["undo"] => self.cmd_undo(1),
-            ["remove"] => self.cmd_undo(2),
-            ["hint"] => self.cmd_hint(),
+            ["undo"] => self.cmd_undo(session, 1),
+            ["remove"] => self.cmd_undo(session, 2),
+            ["hint"] => self.cmd_hint(session),
             ["analyze"] => {
-                self.stop_search(true);
+                self.stop_search(session, true);
                 self.engine = None;
                 self.analyzing = true;
-                self.analyse();
+                self.analyse(session);
             }
             ["exit"] => {
                 if self.analyzing {
-                    self.stop_search(true);
+                    self.stop_search(session, true);
                     self.analyzing = false;
                 }
             }
             ["."] => {
                 if let (true, Some((Mode::Analyze, state))) = (self.analyzing, &self.job) {
-                    let line = state.stat01(self.uci.game.position());
-                    self.out().line(&line);
+                    let line = state.stat01(session.position());
+                    session.out().line(&line);
                 }
             }
             ["post"] => self.post.store(true, Ordering::Relaxed),
             ["nopost"] => self.post.store(false, Ordering::Relaxed),
             ["memory", mb] => match mb.parse::<usize>() {
-                Ok(mb) if mb >= 1 => self.change(Change::Hash(mb.min(crate::options::HASH_MAX as usize))),
-                _ => self.bad("bad size", line),
+                Ok(mb) if mb >= 1 => self.change(session, Change::Hash(mb.min(crate::options::HASH_MAX as usize))),
+                _ => self.bad(session, "bad size", line),
             },
             ["cores", n] => match n.parse::<usize>() {
-                Ok(n) if n >= 1 => self.change(Change::Threads(n.min(THREADS_MAX as usize))),
-                _ => self.bad("bad number", line),
+                Ok(n) if n >= 1 => self.change(session, Change::Threads(n.min(THREADS_MAX as usize))),
+                _ => self.bad(session, "bad number", line),
             },
             ["option", ..] => {
                 let text = line.trim_start().strip_prefix("option").unwrap_or("").trim();
                 match parse_cecp_option(text) {
-                    Ok(change) => self.change(change),
+                    Ok(change) => self.change(session, change),
                     Err(e) => {
-                        self.bad("bad option", line);
-                        self.out().line(&format!("# {}", one_line(&e)));
+                        self.bad(session, "bad option", line);
+                        session.out().line(&format!("# {}", one_line(&e)));
                     }
                 }
             }
             ["result", ..] => {
-                self.stop_search(true);
+                self.stop_search(session, true);
                 self.game_over = true;
             }
             ["quit"] => {
-                self.stop_search(true);
+                self.stop_search(session, true);
                 return Flow::Quit;
             }
-            ["lift", cell] => self.cmd_lift(cell),
-            ["put", cell] => self.cmd_put(cell),
-            ["bk"] => self.out().lines(" Vorpal has no opening book\n\n"),
+            ["lift", cell] => self.cmd_lift(session, cell),
+            ["put", cell] => self.cmd_put(session, cell),
+            ["bk"] => session.out().lines(" Vorpal has no opening book\n\n"),
             ["hover", ..]
             | ["hard"]
             | ["easy"]
@@ -134,19 +135,21 @@ impl Xboard {
             | ["name", ..]
             | ["rating", ..]
             | ["ics", ..] => {}
-            [mv] if looks_like_move(mv) => self.cmd_usermove(mv),
-            _ => self.bad("unknown command", line),
+            [mv] if looks_like_move(mv) => self.cmd_usermove(session, mv),
+            _ => self.bad(session, "unknown command", line),
         }
         Flow::Continue
     }
 
     /// `Error (<reason>): <command>`.
-    fn bad(&self, reason: &str, line: &str) {
-        self.out().line(&format!("Error ({reason}): {}", one_line(line.trim())));
+    fn bad(&self, session: &Session, reason: &str, line: &str) {
+        session
+            .out()
+            .line(&format!("Error ({reason}): {}", one_line(line.trim())));
     }
 
     /// `protover N`: the features, then the option features, then `done=1`.
-    fn cmd_protover(&self) {
+    fn cmd_protover(&self, session: &Session) {
         let variants: Vec<&str> = offered_variants().iter().map(|v| v.name()).collect();
         let mut text = String::from("feature done=0\n");
         text.push_str(&format!(
@@ -160,22 +163,23 @@ impl Xboard {
             text.push('\n');
         }
         text.push_str("feature done=1");
-        self.out().lines(&text);
+        session.out().lines(&text);
     }
 
-    /// Applies an option change through the UCI side (errors come as `tellusererror`).
-    fn change(&mut self, change: Change) {
-        self.stop_search(true);
-        self.uci.apply(change);
-        self.analyse();
+    /// Applies an option change to the session (errors come as `tellusererror`).
+    fn change(&mut self, session: &mut Session, change: Change) {
+        self.stop_search(session, true);
+        if let Err(e) = session.apply(change) {
+            error(session, &e);
+        }
+        self.analyse(session);
     }
 
     /// `new`: standard Alice from the start, the engine plays Black, no depth limit.
-    fn cmd_new(&mut self) {
-        self.stop_search(true);
-        self.uci.worker.searcher().clear();
-        self.uci.settings.variant = Variant::default();
-        self.uci.game = Game::new(self.uci.start_position());
+    fn cmd_new(&mut self, session: &mut Session) {
+        self.stop_search(session, true);
+        session.clear_hash();
+        session.set_variant(Variant::default());
         self.engine = if self.analyzing {
             None
         } else {
@@ -183,7 +187,7 @@ impl Xboard {
         };
         self.tc.depth = None;
         self.new_position();
-        self.analyse();
+        self.analyse(session);
     }
 
     /// Forgets what belonged to the previous position.
@@ -196,49 +200,49 @@ impl Xboard {
     }
 
     /// `variant NAME`: the variant's start position, announced with `setup` and `piece`.
-    fn cmd_variant(&mut self, name: &str) {
-        self.stop_search(true);
+    fn cmd_variant(&mut self, session: &mut Session, name: &str) {
+        self.stop_search(session, true);
         let variant = match name.parse::<Variant>() {
             Ok(v) => v,
-            Err(_) => return self.bad("unsupported variant", &format!("variant {name}")),
+            Err(_) => return self.bad(session, "unsupported variant", &format!("variant {name}")),
         };
-        self.uci.settings.variant = variant;
-        let start = self.uci.start_position();
-        self.uci.game = Game::new(start);
+        session.set_variant(variant);
+        let start = *session.position();
         self.new_position();
         let mut text = setup::setup_line(&start);
         for line in setup::piece_lines(variant) {
             text.push('\n');
             text.push_str(line);
         }
-        self.out().lines(&text);
-        self.analyse();
+        session.out().lines(&text);
+        self.analyse(session);
     }
 
     /// `setboard FEN` (XBoard's wide FEN).
-    fn cmd_setboard(&mut self, fen: &str) {
-        self.stop_search(true);
+    fn cmd_setboard(&mut self, session: &mut Session, fen: &str) {
+        self.stop_search(session, true);
         self.new_position();
-        let variant = self.uci.settings.variant;
-        match Position::from_fen(&engine_fen(variant, fen), self.uci.rules()) {
+        let variant = session.settings().variant;
+        match Position::from_fen(&engine_fen(variant, fen), session.rules()) {
             Ok(pos) => {
-                self.uci.game = Game::new(pos);
-                self.analyse();
+                session.set_game(Game::new(pos));
+                self.analyse(session);
             }
             Err(e) => {
                 self.bad_position = true;
-                self.out()
+                session
+                    .out()
                     .line(&format!("tellusererror Illegal position: {}", one_line(&e.to_string())));
             }
         }
     }
 
     /// `usermove MOVE` (or a bare move): plays it, or refuses it with the reason.
-    fn cmd_usermove(&mut self, text: &str) {
-        self.stop_search(true);
+    fn cmd_usermove(&mut self, session: &mut Session, text: &str) {
+        self.stop_search(session, true);
         self.lifted = None;
         self.via = None;
-        let pos = *self.uci.game.position();
+        let pos = *session.position();
         let parsed = if self.bad_position {
             Err("the position is not valid; set up another one".to_string())
         } else {
@@ -248,30 +252,31 @@ impl Xboard {
             Ok(mv) => mv,
             Err(reason) => {
                 let text = one_line(text);
-                self.out()
+                session
+                    .out()
                     .lines(&format!("Illegal move: {text}\n# {text}: {}", one_line(&reason)));
-                return self.analyse();
+                return self.analyse(session);
             }
         };
-        self.uci.game.play(mv);
+        session.play(mv);
         self.hint = None;
-        if let Some(outcome) = self.uci.game.outcome() {
+        if let Some(outcome) = session.game().outcome() {
             // Announced when the engine takes part in the game (not while the GUI replays
             // moves in force or analyse mode).
             if self.engine.is_some() && !self.analyzing {
-                self.out().line(&result_line(outcome));
+                session.out().line(&result_line(outcome));
             }
             self.game_over = true;
         }
         if self.analyzing {
-            self.analyse();
+            self.analyse(session);
         } else {
-            self.maybe_think();
+            self.maybe_think(session);
         }
     }
 
     /// `level MPS BASE INC`: BASE in minutes or `min:sec`, INC in seconds.
-    fn cmd_level(&mut self, mps: &str, base: &str, inc: &str, line: &str) {
+    fn cmd_level(&mut self, session: &mut Session, mps: &str, base: &str, inc: &str, line: &str) {
         let base = match base.split_once(':') {
             Some((m, s)) => m
                 .parse::<u64>()
@@ -287,28 +292,32 @@ impl Xboard {
                 self.tc.inc = inc;
                 self.tc.per_move = None;
             }
-            _ => self.bad("bad time control", line),
+            _ => self.bad(session, "bad time control", line),
         }
     }
 
     /// `undo` (one ply) and `remove` (two plies).
-    fn cmd_undo(&mut self, plies: usize) {
-        self.stop_search(true);
+    fn cmd_undo(&mut self, session: &mut Session, plies: usize) {
+        self.stop_search(session, true);
         for _ in 0..plies {
-            if !self.uci.game.undo() {
-                return self.bad("command not legal now", if plies == 1 { "undo" } else { "remove" });
+            if !session.undo() {
+                return self.bad(
+                    session,
+                    "command not legal now",
+                    if plies == 1 { "undo" } else { "remove" },
+                );
             }
         }
         self.new_position();
-        self.analyse();
+        self.analyse(session);
     }
 
     /// `hint`: the reply the last search expected, or the best move of a short search.
-    fn cmd_hint(&mut self) {
-        if self.uci.worker.is_running() || self.uci.game.position().count_legal() == 0 {
+    fn cmd_hint(&mut self, session: &mut Session) {
+        if session.is_searching() || session.position().count_legal() == 0 {
             return;
         }
-        let pos = *self.uci.game.position();
+        let pos = *session.position();
         let mv = match self.hint.filter(|&m| pos.is_legal(m)) {
             Some(m) => Some(m),
             None => {
@@ -317,41 +326,35 @@ impl Xboard {
                     nodes: Some(200_000),
                     ..Limits::default()
                 };
-                let control = SearchControl::new();
-                let game = self.uci.game.clone();
-                self.uci
-                    .worker
-                    .searcher()
-                    .search(&game, &limits, &control, &mut |_| {})
-                    .best
+                session.quick_best_move(&limits)
             }
         };
         if let Some(mv) = mv {
             let text = setup::move_text(pos.rules().variant, mv);
-            self.out().line(&format!("Hint: {text}"));
+            session.out().line(&format!("Hint: {text}"));
         }
     }
 
     /// `lift CELL`: highlights where the piece can go (or, after a first leg, where it lands).
-    fn cmd_lift(&mut self, text: &str) {
-        let pos = *self.uci.game.position();
+    fn cmd_lift(&mut self, session: &mut Session, text: &str) {
+        let pos = *session.position();
         let Some(cell) = parse_cell(pos.rules().variant, text) else {
-            return self.bad("bad square", &format!("lift {text}"));
+            return self.bad(session, "bad square", &format!("lift {text}"));
         };
         if self.via == Some(cell) {
             if let Some(lifted) = self.lifted {
-                return self.send_targets(&pos, lifted, Some(cell));
+                return self.send_targets(session, &pos, lifted, Some(cell));
             }
         }
         self.via = None;
         match pos.piece_on(cell.1, cell.0) {
             Some(p) if p.color() == pos.side_to_move() => {
                 self.lifted = Some(cell);
-                self.send_targets(&pos, cell, None);
+                self.send_targets(session, &pos, cell, None);
             }
             _ => {
                 self.lifted = None;
-                self.out().line(&format!(
+                session.out().line(&format!(
                     "# lift {text}: no piece of {} there",
                     color_name(pos.side_to_move())
                 ));
@@ -360,15 +363,15 @@ impl Xboard {
     }
 
     /// `put CELL`: after a first leg (a cyan cell), highlights the landing cells.
-    fn cmd_put(&mut self, text: &str) {
-        let pos = *self.uci.game.position();
+    fn cmd_put(&mut self, session: &mut Session, text: &str) {
+        let pos = *session.position();
         let cell = parse_cell(pos.rules().variant, text);
         match (self.lifted, cell) {
             (Some(lifted), Some(cell)) if self.via.is_none() && targets(&pos, lifted, None).contains(&(cell, 'C')) => {
                 self.via = Some(cell);
-                self.send_targets(&pos, lifted, Some(cell));
+                self.send_targets(session, &pos, lifted, Some(cell));
             }
-            (_, None) => self.bad("bad square", &format!("put {text}")),
+            (_, None) => self.bad(session, "bad square", &format!("put {text}")),
             _ => {
                 self.lifted = None;
                 self.via = None;
@@ -376,9 +379,9 @@ impl Xboard {
         }
     }
 
-    fn send_targets(&self, pos: &Position, lifted: setup::Cell, via: Option<setup::Cell>) {
+    fn send_targets(&self, session: &Session, pos: &Position, lifted: setup::Cell, via: Option<setup::Cell>) {
         let cells = targets(pos, lifted, via);
-        self.out().line(&highlight(pos.rules().variant, &cells));
+        session.out().line(&highlight(pos.rules().variant, &cells));
     }
 }
 

@@ -4,66 +4,25 @@
 //! engine referee them; see `setup.rs` for the geometry and the move texts, `commands.rs` for
 //! the commands, `printer.rs` for the search output, and docs/protocol.md for the dialogue.
 //!
-//! The engine state is the UCI side's [`Uci`] (settings, game, search worker): options,
-//! threads, hash and the search thread are shared code; this module adds who plays which
-//! colour, the time control and the analyse mode.
+//! The engine state is the protocol-free [`Session`] (settings, game, search worker); this
+//! adapter adds what only CECP has: who plays which colour, the time control, the analyse
+//! mode and the move the GUI is entering.
 
 mod commands;
 pub mod printer;
 pub mod setup;
 
-use crate::input::{read_line, Line, MAX_LINE};
-use crate::output::{one_line, Output};
-use crate::uci::{panic_text, Flow, Uci};
-use crate::worker::Job;
-use printer::{result_line, JobState, Mode, XboardPrinter};
+use crate::input::MAX_LINE;
+use crate::output::one_line;
+use crate::serve::{Flow, Protocol};
+use crate::session::Session;
+use printer::{error, result_line, JobState, Mode, XboardPrinter};
 use setup::Cell;
-use std::io::BufRead;
-use std::panic::{self, AssertUnwindSafe};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
 use vorpal_engine::search::{Clock, Limits};
 use vorpal_engine::{Color, Move};
-
-/// Runs CECP on stdin/stdout until `quit` or the end of input (`vorpal xboard`).
-pub fn run_stdin() {
-    let uci = Uci::new(Output::stdout());
-    serve(&mut std::io::stdin().lock(), uci);
-}
-
-/// Serves CECP on `input` with the engine state `uci` (fresh, or handed over by the UCI loop
-/// after `xboard`).
-pub fn serve(input: &mut dyn BufRead, uci: Uci) {
-    let out = uci.out.clone();
-    out.set_cecp(true);
-    let mut xboard = Xboard::new(uci);
-    loop {
-        match read_line(input) {
-            Ok(Some(Line::Text(line))) => {
-                // A bug must not end the game (where panics unwind: debug and test builds).
-                match panic::catch_unwind(AssertUnwindSafe(|| xboard.handle_line(&line))) {
-                    Ok(Flow::Quit) => break,
-                    Ok(_) => {}
-                    Err(e) => out.error(&format!(
-                        "internal error while handling '{}': {}; the engine keeps serving",
-                        one_line(&line),
-                        panic_text(e.as_ref())
-                    )),
-                }
-            }
-            Ok(Some(Line::TooLong(n))) => {
-                out.line(&format!("Error (line of {n} bytes is longer than {MAX_LINE}): ignored"))
-            }
-            Ok(None) => break,
-            Err(e) => {
-                log::error!("reading input failed: {e}; quitting");
-                break;
-            }
-        }
-    }
-    xboard.stop_search(true);
-}
 
 /// The clock settings of `level`, `st`, `sd`, `time` and `otim`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -114,9 +73,8 @@ impl TimeControl {
     }
 }
 
-/// The engine as CECP sees it.
+/// The CECP side of a session.
 pub struct Xboard {
-    pub(crate) uci: Uci,
     /// The colour the engine plays; None in force mode.
     engine: Option<Color>,
     analyzing: bool,
@@ -135,10 +93,9 @@ pub struct Xboard {
 }
 
 impl Xboard {
-    /// CECP on top of the engine state `uci`: a new game, the engine playing Black.
-    pub fn new(uci: Uci) -> Xboard {
+    /// A fresh CECP adapter: the engine playing Black.
+    pub fn new() -> Xboard {
         Xboard {
-            uci,
             engine: Some(Color::Black),
             analyzing: false,
             game_over: false,
@@ -152,18 +109,14 @@ impl Xboard {
         }
     }
 
-    fn out(&self) -> &Output {
-        &self.uci.out
-    }
-
     /// Plays the move a finished search printed (before any command is handled, so the
     /// engine's game always includes the moves the GUI has seen).
-    fn collect(&mut self) {
+    fn collect(&mut self, session: &mut Session) {
         let Some((Mode::Play, state)) = &self.job else { return };
         let Some(mv) = state.take_played() else { return };
         self.hint = state.hint();
-        if self.uci.game.play(mv) {
-            if self.uci.game.outcome().is_some() {
+        if session.play(mv) {
+            if session.game().outcome().is_some() {
                 self.game_over = true;
             }
         } else {
@@ -173,73 +126,94 @@ impl Xboard {
 
     /// Stops a running search. With `discard` its move is neither printed nor played;
     /// otherwise it is printed (if not yet) and played.
-    pub(crate) fn stop_search(&mut self, discard: bool) {
+    pub(crate) fn stop_search(&mut self, session: &mut Session, discard: bool) {
         if let Some((_, state)) = &self.job {
             if discard {
                 state.discard();
             }
         }
-        self.uci.worker.stop();
-        self.collect();
+        session.stop();
+        self.collect(session);
         self.job = None;
     }
 
     /// True while a search of the engine's own move runs.
-    fn thinking(&self) -> bool {
-        matches!(self.job, Some((Mode::Play, _))) && self.uci.worker.is_running()
+    fn thinking(&self, session: &Session) -> bool {
+        matches!(self.job, Some((Mode::Play, _))) && session.is_searching()
     }
 
     /// Starts thinking about the engine's move if it is on move and the game goes on.
-    fn maybe_think(&mut self) {
-        let side = self.uci.game.position().side_to_move();
+    fn maybe_think(&mut self, session: &mut Session) {
+        let side = session.position().side_to_move();
         if self.analyzing || self.game_over || self.bad_position || self.engine != Some(side) {
             return;
         }
-        if let Some(outcome) = self.uci.game.outcome() {
-            self.out().line(&result_line(outcome));
+        if let Some(outcome) = session.game().outcome() {
+            session.out().line(&result_line(outcome));
             self.game_over = true;
             return;
         }
-        let fullmove = self.uci.game.position().fullmove_number();
+        let fullmove = session.position().fullmove_number();
         let limits = self.tc.limits(side, fullmove);
-        self.start(Mode::Play, limits);
+        self.start(session, Mode::Play, limits);
     }
 
     /// (Re)starts the analysis of the current position, in analyse mode.
-    fn analyse(&mut self) {
+    fn analyse(&mut self, session: &mut Session) {
         if !self.analyzing || self.bad_position {
             return;
         }
-        self.stop_search(true);
+        self.stop_search(session, true);
         let limits = Limits {
             infinite: true,
             ..Limits::default()
         };
-        self.start(Mode::Analyze, limits);
+        self.start(session, Mode::Analyze, limits);
     }
 
-    fn start(&mut self, mode: Mode, limits: Limits) {
-        self.stop_search(true);
+    fn start(&mut self, session: &mut Session, mode: Mode, limits: Limits) {
+        self.stop_search(session, true);
         let state = Arc::new(JobState::new());
         let printer = XboardPrinter {
             mode,
             post: Arc::clone(&self.post),
             state: Arc::clone(&state),
         };
-        self.uci.worker.start(Job {
-            game: self.uci.game.clone(),
-            limits,
-            printer: Arc::new(printer),
-        });
+        session.start_search(limits, Arc::new(printer));
         self.job = Some((mode, state));
     }
+}
 
-    /// Handles one input line.
-    pub fn handle_line(&mut self, line: &str) -> Flow {
-        self.uci.out.log_input(line);
-        log::debug!("input: {line}");
-        self.collect();
+impl Default for Xboard {
+    fn default() -> Self {
+        Xboard::new()
+    }
+}
+
+impl Protocol for Xboard {
+    fn handle_line(&mut self, session: &mut Session, line: &str) -> Flow {
+        self.collect(session);
         let words: Vec<&str> = line.split_whitespace().collect();
-        self.dispatch(&words, line)
+        self.dispatch(session, &words, line)
+    }
+
+    fn line_too_long(&mut self, session: &mut Session, bytes: usize) {
+        session.out().line(&format!(
+            "Error (line of {bytes} bytes is longer than {MAX_LINE}): ignored"
+        ));
+    }
+
+    fn internal_error(&mut self, session: &mut Session, line: &str, message: &str) {
+        error(
+            session,
+            &format!(
+                "internal error while handling '{}': {message}; the engine keeps serving",
+                one_line(line)
+            ),
+        );
+    }
+
+    fn end(&mut self, session: &mut Session) {
+        self.stop_search(session, true);
     }
 }

@@ -1,4 +1,5 @@
-//! The search thread's CECP output: thinking lines `ply score time nodes pv` (with `post`),
+//! The CECP dialect: notes as `# ...` comments, errors as `tellusererror ...`; and the search
+//! thread's CECP output: thinking lines `ply score time nodes pv` (with `post`),
 //! the engine's `move` followed by the game-end announcement (`1-0 {White mates}`), and the
 //! numbers the `.` command reports (`stat01: ...`).
 //!
@@ -8,7 +9,8 @@
 //! before it handles the next command.
 
 use super::setup::{move_text, wide_text};
-use crate::output::Output;
+use crate::output::{one_line, Output};
+use crate::session::Session;
 use crate::worker::Printer;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -26,6 +28,21 @@ pub enum Mode {
     Play,
     /// `analyze`: thinking output only, until `exit` or a new position.
     Analyze,
+}
+
+/// `# <message>`: a note (a comment the GUI ignores; feature `debug=1`).
+pub fn note_text(message: &str) -> String {
+    format!("# {}", one_line(message))
+}
+
+/// `tellusererror <message>`: an error the GUI shows in a dialog.
+pub fn error_text(message: &str) -> String {
+    format!("tellusererror {}", one_line(message))
+}
+
+/// Prints an error in CECP.
+pub fn error(session: &Session, message: &str) {
+    session.out().error_line(&error_text(message));
 }
 
 /// What the input loop and the search thread share about one search.
@@ -122,8 +139,12 @@ impl Printer for XboardPrinter {
                 }
             }
             Report::CurrMove { mv, number, .. } => self.state.lock().current = Some((mv, number)),
-            Report::Note(text) => out.info_string(&text),
+            Report::Note(text) => out.line(&note_text(&text)),
         }
+    }
+
+    fn error(&self, message: &str, out: &Output) {
+        out.error_line(&error_text(message));
     }
 
     fn finish(&self, game: &Game, best: Option<Move>, ponder: Option<Move>, out: &Output) {

@@ -1,0 +1,206 @@
+//! The UCI adapter: parses each command line (dispatching on its words, `["go", rest @ ..] =>
+//! ...`) into calls on the [`Session`], and answers every bad input with one
+//! `info string error ...` line while the loop keeps serving. `xboard` hands the session over
+//! to the CECP adapter (`xboard/`).
+//!
+//! Commands that change what the search works with (`position`, `ucinewgame`, `setoption`,
+//! `go`, `perft`, `bench`, `flip`) first stop a running search, whose `bestmove` is printed
+//! before anything else. Read-only commands (`isready`, `d`, `fen`, `moves`, `eval`,
+//! `result`, `help`, `uci`) are answered at once, also during a search.
+
+mod commands;
+mod printer;
+
+use crate::go::{parse_go, GoRequest};
+use crate::input::MAX_LINE;
+use crate::options::{option_lines, parse_setoption};
+use crate::output::one_line;
+use crate::serve::{Flow, Protocol};
+use crate::session::{Session, AUTHOR, ENGINE};
+pub use commands::command_help;
+pub use printer::error_text;
+use printer::{error, note_text, UciPrinter};
+use std::sync::Arc;
+
+/// The UCI side of a session: the protocol's own state (`debug`) and its commands.
+#[derive(Default)]
+pub struct Uci {
+    debug: bool,
+}
+
+impl Uci {
+    /// A fresh UCI adapter.
+    pub fn new() -> Uci {
+        Uci::default()
+    }
+
+    /// The start-up banner (the one line the UCI loop prints unasked).
+    pub fn banner() -> String {
+        format!("{ENGINE} by {AUTHOR} (Alice chess; 'help' lists the commands)")
+    }
+
+    /// Handles one input line.
+    pub fn handle_line(&mut self, session: &mut Session, line: &str) -> Flow {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let command = words.first().map(|w| w.to_ascii_lowercase()).unwrap_or_default();
+        let mut lowered = words.clone();
+        if let Some(first) = lowered.first_mut() {
+            *first = &command;
+        }
+        match lowered.as_slice() {
+            [] => {}
+            ["uci", ..] => cmd_uci(session),
+            ["isready", ..] => session.out().line("readyok"),
+            ["debug", rest @ ..] => self.cmd_debug(session, rest),
+            ["register", ..] => {}
+            ["setoption", rest @ ..] => {
+                session.stop();
+                match parse_setoption(rest, line) {
+                    Ok(change) => cmd_setoption(session, change),
+                    Err(e) => error(session, &e),
+                }
+            }
+            ["ucinewgame", ..] => session.new_game(),
+            ["position", rest @ ..] => {
+                session.stop();
+                commands::cmd_position(session, rest);
+            }
+            ["go", rest @ ..] => self.cmd_go(session, rest),
+            ["stop", ..] => session.stop(),
+            ["ponderhit", ..] => session.ponderhit(),
+            ["xboard", ..] => {
+                session.stop();
+                return Flow::Switch(Box::new(crate::xboard::Xboard::new()));
+            }
+            ["quit", ..] => {
+                session.stop();
+                return Flow::Quit;
+            }
+            _ => extension(session, &lowered, line),
+        }
+        Flow::Continue
+    }
+
+    fn cmd_debug(&mut self, session: &Session, words: &[&str]) {
+        match words {
+            ["on"] | [] => self.debug = true,
+            ["off"] => self.debug = false,
+            _ => error(
+                session,
+                &format!("debug: expected 'on' or 'off', found '{}'", words.join(" ")),
+            ),
+        }
+    }
+
+    fn cmd_go(&mut self, session: &mut Session, words: &[&str]) {
+        session.stop();
+        let mut errors = Vec::new();
+        let request = parse_go(words, session.position(), &mut errors);
+        for e in &errors {
+            error(session, e);
+        }
+        match request {
+            GoRequest::Perft(depth) => {
+                let threads = session.settings().search.threads;
+                commands::run_perft(session, depth, *session.position(), threads)
+            }
+            GoRequest::Search(limits) => {
+                if self.debug {
+                    session.out().line(&note_text(&format!("debug: go {limits:?}")));
+                }
+                let printer = Arc::new(UciPrinter {
+                    show_wdl: session.settings().show_wdl,
+                });
+                session.start_search(limits, printer);
+            }
+        }
+    }
+}
+
+impl Protocol for Uci {
+    fn handle_line(&mut self, session: &mut Session, line: &str) -> Flow {
+        Uci::handle_line(self, session, line)
+    }
+
+    fn line_too_long(&mut self, session: &mut Session, bytes: usize) {
+        error(
+            session,
+            &format!("input line of {bytes} bytes is longer than {MAX_LINE}; ignored"),
+        );
+    }
+
+    fn internal_error(&mut self, session: &mut Session, line: &str, message: &str) {
+        error(
+            session,
+            &format!(
+                "internal error while handling '{}': {message}; the engine keeps serving",
+                one_line(line)
+            ),
+        );
+    }
+
+    fn end(&mut self, session: &mut Session) {
+        session.stop();
+    }
+}
+
+/// Commands beyond UCI (in `commands.rs`).
+fn extension(session: &mut Session, words: &[&str], line: &str) {
+    match words {
+        ["d", ..] => commands::cmd_d(session),
+        ["fen", rest @ ..] => commands::cmd_fen(session, rest),
+        ["moves", ..] => commands::cmd_moves(session),
+        ["perft", rest @ ..] => {
+            session.stop();
+            commands::cmd_perft(session, rest);
+        }
+        ["eval", ..] => commands::cmd_eval(session),
+        ["bench", rest @ ..] => {
+            session.stop();
+            commands::cmd_bench(session, rest);
+        }
+        ["result", ..] => commands::cmd_result(session),
+        ["flip", ..] => {
+            session.stop();
+            commands::cmd_flip(session);
+        }
+        ["help", ..] => commands::cmd_help(session),
+        [command, ..] => error(
+            session,
+            &format!(
+                "unknown command '{}' in '{}' (type 'help' for the list)",
+                one_line(command),
+                one_line(line.trim())
+            ),
+        ),
+        [] => {}
+    }
+}
+
+fn cmd_uci(session: &Session) {
+    let mut text = format!("id name {ENGINE}\nid author {AUTHOR}\n");
+    for line in option_lines() {
+        text.push_str(&line);
+        text.push('\n');
+    }
+    text.push_str("uciok");
+    session.out().lines(&text);
+}
+
+/// Applies a checked option change; a new variant is announced with Fairy-Stockfish's line.
+fn cmd_setoption(session: &mut Session, change: crate::options::Change) {
+    let variant = matches!(change, crate::options::Change::Variant(_));
+    if let Err(e) = session.apply(change) {
+        return error(session, &e);
+    }
+    if variant {
+        let v = session.settings().variant;
+        let text = format!(
+            "variant {} files {} ranks 8 pocket 0 template fairy startpos {}",
+            v.name(),
+            v.files(),
+            session.position().to_fen()
+        );
+        session.out().line(&note_text(&text));
+    }
+}
