@@ -67,7 +67,7 @@ async function dragMove(page, from, to) {
 
 const moveCount = (page) => page.locator('#moves .move').count();
 const pieceAt = (page, board, square) =>
-  page.locator(`${cell(board, square)} img`).getAttribute('data-piece', { timeout: 2000 }).catch(() => null);
+  page.locator(`${cell(board, square)} [data-piece]`).getAttribute('data-piece', { timeout: 2000 }).catch(() => null);
 
 async function shot(page, name) {
   await page.waitForFunction(() => [...document.images].every((i) => i.complete));
@@ -153,20 +153,20 @@ test('page loads offline-complete and reports its load time', async () => {
 test("fool's mate by clicking: 1. e4 d5 2. Be2 dxe4 3. Bb5#", async () => {
   const page = await openPage();
   await clickMove(page, ['A', 'e2'], ['B', 'e4']);
-  await page.waitForSelector(`${cell('B', 'e4')} img[data-piece="wp"]`);
+  await page.waitForSelector(`${cell('B', 'e4')} [data-piece="wp"]`);
   await shot(page, '02-after-e4');
   await clickMove(page, ['A', 'd7'], ['B', 'd5']);
-  await page.waitForSelector(`${cell('B', 'd5')} img[data-piece="bp"]`);
+  await page.waitForSelector(`${cell('B', 'd5')} [data-piece="bp"]`);
   // The bishop is dragged: it leaves f1 of A and lands on e2 of B.
   await page.click(cell('A', 'f1'));
   assert.equal(await page.locator(`${cell('B', 'e2')}.dest`).count(), 1, 'e2 of B is marked as a landing cell');
   await page.click(cell('A', 'f1'));
   await dragMove(page, ['A', 'f1'], ['B', 'e2']);
-  await page.waitForSelector(`${cell('B', 'e2')} img[data-piece="wB"]`);
+  await page.waitForSelector(`${cell('B', 'e2')} [data-piece="wB"]`);
   await page.click(cell('B', 'd5'));
   assert.equal(await page.locator(`${cell('A', 'e4')}.dest-capture`).count(), 1, 'the capture dxe4 is marked on A');
   await page.click(cell('A', 'e4'));
-  await page.waitForSelector(`${cell('A', 'e4')} img[data-piece="bp"]`);
+  await page.waitForSelector(`${cell('A', 'e4')} [data-piece="bp"]`);
   await clickMove(page, ['B', 'e2'], ['A', 'b5']);
   await page.waitForFunction(() => document.getElementById('status').textContent.includes('Checkmate'));
   const status = await page.textContent('#status');
@@ -201,7 +201,7 @@ test('an illegal drop snaps back with a reason', async () => {
 /** Plays some legal move for the side to move by clicking its pieces until one has targets. */
 async function playAnyMove(page, color) {
   const cells = await page.evaluate((c) =>
-    [...document.querySelectorAll(`img[data-piece^="${c}"]`)].map((img) => {
+    [...document.querySelectorAll(`[data-piece^="${c}"]`)].map((img) => {
       const x = img.closest('.cell');
       return [x.dataset.board, x.dataset.square];
     }), color);
@@ -230,7 +230,7 @@ test('three moves against the engine: replies on the right boards, clocks run', 
     const landed = await page.evaluate(() => {
       const to = document.querySelector('.cell.last-to');
       const from = document.querySelector('.cell.last-from');
-      return { piece: to?.querySelector('img')?.dataset.piece, toBoard: to?.dataset.board, fromBoard: from?.dataset.board, fromEmpty: !from?.querySelector('img') };
+      return { piece: to?.querySelector('[data-piece]')?.dataset.piece, toBoard: to?.dataset.board, fromBoard: from?.dataset.board, fromEmpty: !from?.querySelector('[data-piece]') };
     });
     assert.ok(landed.piece?.startsWith('b'), `engine reply shows a black piece on its landing cell: ${JSON.stringify(landed)}`);
     assert.notEqual(landed.toBoard, landed.fromBoard, 'a move changes board');

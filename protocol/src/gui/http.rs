@@ -134,12 +134,14 @@ fn handle(hub: &Arc<Hub>, mut request: Request, listen: IpAddr) {
         return respond(request, text(403, "forbidden: unexpected Host header"));
     }
     let url = request.url().to_string();
+    log::debug!("{} {url} from {:?}", request.method(), request.remote_addr());
     let path = url.split('?').next().unwrap_or("").to_string();
     let method = request.method().clone();
     let reply = match (&method, path.as_str()) {
         (Method::Get, p) if !p.starts_with("/api/") => match assets::find(p) {
-            // Assets change only with the binary: the browser may keep them for the session.
-            Some((body, kind)) => with_type(200, body, kind).with_header(header("Cache-Control", "max-age=600")),
+            // Not cached: with caching, headless Chromium was seen to leave some piece images
+            // loading for good; the assets are small and served from memory anyway.
+            Some((body, kind)) => with_type(200, body, kind).with_header(header("Cache-Control", "no-store")),
             None => text(404, "not found"),
         },
         (Method::Post, "/api/session") => match hub.create() {

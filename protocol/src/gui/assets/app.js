@@ -2,7 +2,7 @@
 // actions (moves, navigation, settings, FEN and PGN) into commands.
 
 import { openSession, pollLoop, command, fetchPgn, closeSession } from './api.js';
-import { Boards } from './board.js';
+import { Boards, pieceElement } from './board.js';
 import { renderMoves, renderLines, renderEval, renderClocks } from './panels.js';
 
 const $ = (id) => document.getElementById(id);
@@ -85,10 +85,7 @@ function choose(moves) {
       const b = document.createElement('button');
       b.dataset.uci = m.uci;
       if (m.promo) {
-        const img = document.createElement('img');
-        img.src = `/pieces/${color}${m.promo}.svg`;
-        img.alt = m.san;
-        b.appendChild(img);
+        b.appendChild(pieceElement(`${color}${m.promo}`));
       } else {
         b.textContent = m.san;
       }
