@@ -370,6 +370,34 @@ test('an engine that sends an illegal move is refused; the game is kept', async 
   }
 });
 
+// Fairy-Stockfish's `alice` branch, built outside the repository: FSF_ALICE=/path/to/stockfish.
+test('drives Fairy-Stockfish (alice branch) over UCI', { skip: !process.env.FSF_ALICE && 'FSF_ALICE not set' }, async () => {
+  const fsf = await startServer(['--engine', `cmd=${process.env.FSF_ALICE}`, 'name=FSF-alice']);
+  try {
+    const page = await openPage(fsf.url);
+    await page.waitForFunction(() => document.getElementById('engine-names').textContent.includes('Fairy-Stockfish'));
+    assert.deepEqual(await page.$$eval('#variant option', (o) => o.map((x) => x.value)), ['alice']);
+    await page.selectOption('#limit', 'movetime');
+    await page.fill('#movetime', '300');
+    await page.selectOption('#mode', 'play');
+    for (let i = 0; i < 3; i++) {
+      await playAnyMove(page, 'w');
+      await page.waitForFunction((n) => document.querySelectorAll('#moves .move').length === n, 2 * i + 2, { timeout: 20000 });
+    }
+    await shot(page, '16-fsf-alice-play');
+    await page.selectOption('#mode', 'analysis');
+    await page.waitForFunction(
+      () => [...document.querySelectorAll('#lines .line')].some((l) => Number(l.dataset.depth) >= 10),
+      null,
+      { timeout: 15000 },
+    );
+    await shot(page, '17-fsf-alice-analysis');
+    await page.close();
+  } finally {
+    fsf.child.kill();
+  }
+});
+
 test('two tabs at once keep separate games', async () => {
   const [one, two] = [await openPage(), await openPage()];
   await clickMove(one, ['A', 'e2'], ['B', 'e4']);
