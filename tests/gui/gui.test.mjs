@@ -320,6 +320,43 @@ test('a bad FEN and a bad PGN are refused with a message; the game stays', async
   await page.close();
 });
 
+test('promotion through the chooser, castling by the king', async () => {
+  const page = await openPage();
+  await page.fill('#fen', '4k3/1P6/8/8/8/8/8/R3K2R w KQ - 0 1');
+  await page.click('#loadfen');
+  await page.waitForSelector(`${cell('A', 'b7')} [data-piece="wp"]`);
+  await clickMove(page, ['A', 'b7'], ['B', 'b8']);
+  await page.waitForSelector('#chooser:not([hidden])');
+  assert.equal(await page.locator('#chooser button[data-uci]').count(), 4);
+  await shot(page, '12-promotion-chooser');
+  await page.click('#chooser button[data-uci$="q"]');
+  await page.waitForSelector(`${cell('B', 'b8')} [data-piece="wQ"]`);
+  assert.deepEqual(await page.locator('#moves .move').allTextContents(), ['b8=Q']);
+  await page.click('#undo');
+  await page.waitForFunction(() => document.querySelectorAll('#moves .move').length === 0);
+  // Castling: the king is picked up and put on its castling square of the other board.
+  await page.click(cell('A', 'e1'));
+  assert.equal(await page.locator(`${cell('B', 'g1')}.dest`).count(), 1);
+  await page.click(cell('B', 'g1'));
+  await page.waitForSelector(`${cell('B', 'g1')} [data-piece="wK"]`);
+  assert.equal(await pieceAt(page, 'B', 'f1'), 'wR');
+  assert.deepEqual(await page.locator('#moves .move').allTextContents(), ['O-O']);
+  await page.close();
+});
+
+test('a flag falls: loss on time is announced', async () => {
+  const page = await openPage();
+  await page.selectOption('#limit', 'clock');
+  await page.fill('#base', '0.02');
+  await page.fill('#inc', '0');
+  await page.selectOption('#color', 'black');
+  await page.selectOption('#mode', 'play');
+  // The engine (White) moves, then the person's clock runs out.
+  await page.waitForFunction(() => document.getElementById('status').textContent.includes('loses on time'), null, { timeout: 20000 });
+  assert.match(await page.textContent('#status'), /(White|Black) loses on time \((1-0|0-1)\)/);
+  await page.close();
+});
+
 test('variants: Mini Alice shows 4x8 boards, alice3 three boards', async () => {
   const page = await openPage();
   await page.selectOption('#variant', 'minialice');
