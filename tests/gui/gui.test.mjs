@@ -328,7 +328,7 @@ test('promotion through the chooser, castling by the king', async () => {
   await clickMove(page, ['A', 'b7'], ['B', 'b8']);
   await page.waitForSelector('#chooser:not([hidden])');
   assert.equal(await page.locator('#chooser button[data-uci]').count(), 4);
-  await shot(page, '12-promotion-chooser');
+  await shot(page, '11b-promotion-chooser');
   await page.click('#chooser button[data-uci$="q"]');
   await page.waitForSelector(`${cell('B', 'b8')} [data-piece="wQ"]`);
   assert.deepEqual(await page.locator('#moves .move').allTextContents(), ['b8=Q']);
