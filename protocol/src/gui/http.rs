@@ -32,10 +32,16 @@ pub fn serve(config: GuiConfig) -> Result<(), String> {
     let server = Server::http(config.addr).map_err(|e| format!("cannot listen on {}: {e}", config.addr))?;
     let addr = server.server_addr().to_ip().ok_or("the server has no IP address")?;
     let url = format!("http://{addr}/");
-    println!("vorpal gui: open {url} in a browser (Ctrl-C stops the server)");
+    super::say(
+        false,
+        &format!("vorpal gui: open {url} in a browser (Ctrl-C stops the server)"),
+    );
     if config.open {
         if let Err(e) = std::process::Command::new("xdg-open").arg(&url).spawn() {
-            eprintln!("vorpal gui: cannot open a browser ({e}); open {url} yourself");
+            super::say(
+                true,
+                &format!("vorpal gui: cannot open a browser ({e}); open {url} yourself"),
+            );
         }
     }
     let hub = Hub::new(config.engines);
