@@ -67,7 +67,7 @@ async function dragMove(page, from, to) {
 
 const moveCount = (page) => page.locator('#moves .move').count();
 const pieceAt = (page, board, square) =>
-  page.locator(`${cell(board, square)} img`).getAttribute('data-piece', { timeout: 2000 }).catch(() => null);
+  page.locator(`${cell(board, square)} [data-piece]`).getAttribute('data-piece', { timeout: 2000 }).catch(() => null);
 
 async function shot(page, name) {
   await page.waitForFunction(() => [...document.images].every((i) => i.complete));
@@ -153,20 +153,20 @@ test('page loads offline-complete and reports its load time', async () => {
 test("fool's mate by clicking: 1. e4 d5 2. Be2 dxe4 3. Bb5#", async () => {
   const page = await openPage();
   await clickMove(page, ['A', 'e2'], ['B', 'e4']);
-  await page.waitForSelector(`${cell('B', 'e4')} img[data-piece="wp"]`);
+  await page.waitForSelector(`${cell('B', 'e4')} [data-piece="wp"]`);
   await shot(page, '02-after-e4');
   await clickMove(page, ['A', 'd7'], ['B', 'd5']);
-  await page.waitForSelector(`${cell('B', 'd5')} img[data-piece="bp"]`);
+  await page.waitForSelector(`${cell('B', 'd5')} [data-piece="bp"]`);
   // The bishop is dragged: it leaves f1 of A and lands on e2 of B.
   await page.click(cell('A', 'f1'));
   assert.equal(await page.locator(`${cell('B', 'e2')}.dest`).count(), 1, 'e2 of B is marked as a landing cell');
   await page.click(cell('A', 'f1'));
   await dragMove(page, ['A', 'f1'], ['B', 'e2']);
-  await page.waitForSelector(`${cell('B', 'e2')} img[data-piece="wB"]`);
+  await page.waitForSelector(`${cell('B', 'e2')} [data-piece="wB"]`);
   await page.click(cell('B', 'd5'));
   assert.equal(await page.locator(`${cell('A', 'e4')}.dest-capture`).count(), 1, 'the capture dxe4 is marked on A');
   await page.click(cell('A', 'e4'));
-  await page.waitForSelector(`${cell('A', 'e4')} img[data-piece="bp"]`);
+  await page.waitForSelector(`${cell('A', 'e4')} [data-piece="bp"]`);
   await clickMove(page, ['B', 'e2'], ['A', 'b5']);
   await page.waitForFunction(() => document.getElementById('status').textContent.includes('Checkmate'));
   const status = await page.textContent('#status');
@@ -201,7 +201,7 @@ test('an illegal drop snaps back with a reason', async () => {
 /** Plays some legal move for the side to move by clicking its pieces until one has targets. */
 async function playAnyMove(page, color) {
   const cells = await page.evaluate((c) =>
-    [...document.querySelectorAll(`img[data-piece^="${c}"]`)].map((img) => {
+    [...document.querySelectorAll(`[data-piece^="${c}"]`)].map((img) => {
       const x = img.closest('.cell');
       return [x.dataset.board, x.dataset.square];
     }), color);
@@ -230,7 +230,7 @@ test('three moves against the engine: replies on the right boards, clocks run', 
     const landed = await page.evaluate(() => {
       const to = document.querySelector('.cell.last-to');
       const from = document.querySelector('.cell.last-from');
-      return { piece: to?.querySelector('img')?.dataset.piece, toBoard: to?.dataset.board, fromBoard: from?.dataset.board, fromEmpty: !from?.querySelector('img') };
+      return { piece: to?.querySelector('[data-piece]')?.dataset.piece, toBoard: to?.dataset.board, fromBoard: from?.dataset.board, fromEmpty: !from?.querySelector('[data-piece]') };
     });
     assert.ok(landed.piece?.startsWith('b'), `engine reply shows a black piece on its landing cell: ${JSON.stringify(landed)}`);
     assert.notEqual(landed.toBoard, landed.fromBoard, 'a move changes board');
@@ -320,6 +320,43 @@ test('a bad FEN and a bad PGN are refused with a message; the game stays', async
   await page.close();
 });
 
+test('promotion through the chooser, castling by the king', async () => {
+  const page = await openPage();
+  await page.fill('#fen', '4k3/1P6/8/8/8/8/8/R3K2R w KQ - 0 1');
+  await page.click('#loadfen');
+  await page.waitForSelector(`${cell('A', 'b7')} [data-piece="wp"]`);
+  await clickMove(page, ['A', 'b7'], ['B', 'b8']);
+  await page.waitForSelector('#chooser:not([hidden])');
+  assert.equal(await page.locator('#chooser button[data-uci]').count(), 4);
+  await shot(page, '11b-promotion-chooser');
+  await page.click('#chooser button[data-uci$="q"]');
+  await page.waitForSelector(`${cell('B', 'b8')} [data-piece="wQ"]`);
+  assert.deepEqual(await page.locator('#moves .move').allTextContents(), ['b8=Q']);
+  await page.click('#undo');
+  await page.waitForFunction(() => document.querySelectorAll('#moves .move').length === 0);
+  // Castling: the king is picked up and put on its castling square of the other board.
+  await page.click(cell('A', 'e1'));
+  assert.equal(await page.locator(`${cell('B', 'g1')}.dest`).count(), 1);
+  await page.click(cell('B', 'g1'));
+  await page.waitForSelector(`${cell('B', 'g1')} [data-piece="wK"]`);
+  assert.equal(await pieceAt(page, 'B', 'f1'), 'wR');
+  assert.deepEqual(await page.locator('#moves .move').allTextContents(), ['O-O']);
+  await page.close();
+});
+
+test('a flag falls: loss on time is announced', async () => {
+  const page = await openPage();
+  await page.selectOption('#limit', 'clock');
+  await page.fill('#base', '0.02');
+  await page.fill('#inc', '0');
+  await page.selectOption('#color', 'black');
+  await page.selectOption('#mode', 'play');
+  // The engine (White) moves, then the person's clock runs out.
+  await page.waitForFunction(() => document.getElementById('status').textContent.includes('loses on time'), null, { timeout: 20000 });
+  assert.match(await page.textContent('#status'), /(White|Black) loses on time \((1-0|0-1)\)/);
+  await page.close();
+});
+
 test('variants: Mini Alice shows 4x8 boards, alice3 three boards', async () => {
   const page = await openPage();
   await page.selectOption('#variant', 'minialice');
@@ -367,6 +404,34 @@ test('an engine that sends an illegal move is refused; the game is kept', async 
     await page.close();
   } finally {
     bad.child.kill();
+  }
+});
+
+// Fairy-Stockfish's `alice` branch, built outside the repository: FSF_ALICE=/path/to/stockfish.
+test('drives Fairy-Stockfish (alice branch) over UCI', { skip: !process.env.FSF_ALICE && 'FSF_ALICE not set' }, async () => {
+  const fsf = await startServer(['--engine', `cmd=${process.env.FSF_ALICE}`, 'name=FSF-alice']);
+  try {
+    const page = await openPage(fsf.url);
+    await page.waitForFunction(() => document.getElementById('engine-names').textContent.includes('Fairy-Stockfish'));
+    assert.deepEqual(await page.$$eval('#variant option', (o) => o.map((x) => x.value)), ['alice']);
+    await page.selectOption('#limit', 'movetime');
+    await page.fill('#movetime', '300');
+    await page.selectOption('#mode', 'play');
+    for (let i = 0; i < 3; i++) {
+      await playAnyMove(page, 'w');
+      await page.waitForFunction((n) => document.querySelectorAll('#moves .move').length === n, 2 * i + 2, { timeout: 20000 });
+    }
+    await shot(page, '16-fsf-alice-play');
+    await page.selectOption('#mode', 'analysis');
+    await page.waitForFunction(
+      () => [...document.querySelectorAll('#lines .line')].some((l) => Number(l.dataset.depth) >= 10),
+      null,
+      { timeout: 15000 },
+    );
+    await shot(page, '17-fsf-alice-analysis');
+    await page.close();
+  } finally {
+    fsf.child.kill();
   }
 });
 

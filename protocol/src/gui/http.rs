@@ -32,10 +32,16 @@ pub fn serve(config: GuiConfig) -> Result<(), String> {
     let server = Server::http(config.addr).map_err(|e| format!("cannot listen on {}: {e}", config.addr))?;
     let addr = server.server_addr().to_ip().ok_or("the server has no IP address")?;
     let url = format!("http://{addr}/");
-    println!("vorpal gui: open {url} in a browser (Ctrl-C stops the server)");
+    super::say(
+        false,
+        &format!("vorpal gui: open {url} in a browser (Ctrl-C stops the server)"),
+    );
     if config.open {
         if let Err(e) = std::process::Command::new("xdg-open").arg(&url).spawn() {
-            eprintln!("vorpal gui: cannot open a browser ({e}); open {url} yourself");
+            super::say(
+                true,
+                &format!("vorpal gui: cannot open a browser ({e}); open {url} yourself"),
+            );
         }
     }
     let hub = Hub::new(config.engines);
@@ -134,12 +140,14 @@ fn handle(hub: &Arc<Hub>, mut request: Request, listen: IpAddr) {
         return respond(request, text(403, "forbidden: unexpected Host header"));
     }
     let url = request.url().to_string();
+    log::debug!("{} {url} from {:?}", request.method(), request.remote_addr());
     let path = url.split('?').next().unwrap_or("").to_string();
     let method = request.method().clone();
     let reply = match (&method, path.as_str()) {
         (Method::Get, p) if !p.starts_with("/api/") => match assets::find(p) {
-            // Assets change only with the binary: the browser may keep them for the session.
-            Some((body, kind)) => with_type(200, body, kind).with_header(header("Cache-Control", "max-age=600")),
+            // Not cached: with caching, headless Chromium was seen to leave some piece images
+            // loading for good; the assets are small and served from memory anyway.
+            Some((body, kind)) => with_type(200, body, kind).with_header(header("Cache-Control", "no-store")),
             None => text(404, "not found"),
         },
         (Method::Post, "/api/session") => match hub.create() {

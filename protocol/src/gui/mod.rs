@@ -120,23 +120,33 @@ fn own_engine() -> Result<EngineConfig, String> {
     })
 }
 
+/// Prints a line to stdout (`to_stderr` false) or stderr; a closed pipe is not an error here.
+pub fn say(to_stderr: bool, text: &str) {
+    use std::io::Write;
+    let _ = if to_stderr {
+        writeln!(std::io::stderr(), "{text}")
+    } else {
+        writeln!(std::io::stdout(), "{text}").and_then(|_| std::io::stdout().flush())
+    };
+}
+
 /// Runs `vorpal gui ARGS`; returns the exit status.
 pub fn run(args: &[&str]) -> i32 {
     if matches!(args, ["--help" | "-h", ..]) {
-        println!("{USAGE}");
+        say(false, USAGE);
         return 0;
     }
     let config = match parse_args(args) {
         Ok(c) => c,
         Err(e) => {
-            eprintln!("vorpal gui: {e}\n{USAGE}");
+            say(true, &format!("vorpal gui: {e}\n{USAGE}"));
             return 2;
         }
     };
     match http::serve(config) {
         Ok(()) => 0,
         Err(e) => {
-            eprintln!("vorpal gui: {e}");
+            say(true, &format!("vorpal gui: {e}"));
             1
         }
     }

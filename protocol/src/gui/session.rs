@@ -678,3 +678,64 @@ impl Session {
         Ok(Rules::for_variant(v).with_ep(ep).with_chess960(chess960))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A session whose engine cannot start (people play; engine failures are reported).
+    fn people() -> Arc<Shared> {
+        let engines = vec![EngineConfig {
+            name: "none".into(),
+            cmd: "/nonexistent/engine".into(),
+            ..EngineConfig::default()
+        }];
+        Shared::new(Arc::new(engines))
+    }
+
+    #[test]
+    fn people_play_take_back_and_branch() {
+        let shared = people();
+        shared.update(|s, _| {
+            assert!(s.person_move("e2m4").is_ok());
+            assert!(s.person_move("e2e5").is_err(), "e2 is empty now");
+            assert!(s.person_move("d7l5").is_ok());
+            assert_eq!(s.sans, ["e4", "d5"]);
+            s.goto(1);
+            assert_eq!(s.view()["cursor"], 1);
+            // A move in an earlier position cuts the game there.
+            assert!(s.person_move("g8n6").is_ok());
+            assert_eq!(s.sans, ["e4", "Nf6"]);
+            assert!(s.take_back().is_ok());
+            assert_eq!(s.sans, ["e4"]);
+        });
+    }
+
+    #[test]
+    fn mate_ends_the_game() {
+        let shared = people();
+        shared.update(|s, _| {
+            for m in ["e2m4", "d7l5", "f1m2", "l5e4", "m2b5"] {
+                s.person_move(m).unwrap();
+            }
+            let (result, text) = s.result.clone().unwrap();
+            assert_eq!((result.as_str(), text.as_str()), ("1-0", "Checkmate: White wins"));
+            assert_eq!(s.person_move("e8e7").unwrap_err(), "the game is over");
+            assert!(s.view()["legal"].as_array().unwrap().is_empty());
+            assert_eq!(s.sans.last().unwrap(), "Bb5/A#");
+        });
+    }
+
+    #[test]
+    fn an_engine_that_cannot_start_is_reported() {
+        let shared = people();
+        let failed = (0..1000).any(|_| {
+            std::thread::sleep(Duration::from_millis(10));
+            shared.lock().engine[0].failed.is_some()
+        });
+        assert!(failed);
+        let s = shared.lock();
+        assert!(s.view()["status"].as_str().unwrap().contains("Engine failed"));
+        assert!(s.engine_in_use(0));
+    }
+}

@@ -210,3 +210,40 @@ fn run(config: EngineConfig, rules: Rules, jobs: Receiver<Job>, on_event: &dyn F
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An engine that does the handshake and then never answers a search.
+    fn silent_engine() -> EngineConfig {
+        let script = "while read l; do case $l in uci) echo uciok;; isready) echo readyok;; quit) exit 0;; esac; done";
+        EngineConfig {
+            name: "silent".into(),
+            cmd: "sh".into(),
+            args: vec!["-c".into(), script.into()],
+            ..EngineConfig::default()
+        }
+    }
+
+    #[test]
+    #[ignore = "full tier: waits for the 10 s hang grace"]
+    fn a_hung_engine_is_reported() {
+        let (tx, rx) = mpsc::channel();
+        let worker = Worker::spawn(silent_engine(), Rules::default(), Vec::new(), move |e| {
+            let _ = tx.send(e);
+        });
+        let ready = rx.recv_timeout(Duration::from_secs(20)).unwrap();
+        assert!(matches!(ready, Event::Ready { .. }), "{ready:?}");
+        worker.send(Job::Go {
+            id: 1,
+            position: "position startpos".into(),
+            go: "go movetime 10".into(),
+            expected: Some(Duration::from_millis(10)),
+        });
+        match rx.recv_timeout(HANG_GRACE + Duration::from_secs(20)).unwrap() {
+            Event::Failed(why) => assert!(why.contains("hangs"), "{why}"),
+            other => panic!("expected a failure, got {other:?}"),
+        }
+    }
+}

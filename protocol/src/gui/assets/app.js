@@ -2,7 +2,7 @@
 // actions (moves, navigation, settings, FEN and PGN) into commands.
 
 import { openSession, pollLoop, command, fetchPgn, closeSession } from './api.js';
-import { Boards } from './board.js';
+import { Boards, pieceElement } from './board.js';
 import { renderMoves, renderLines, renderEval, renderClocks } from './panels.js';
 
 const $ = (id) => document.getElementById(id);
@@ -21,6 +21,7 @@ function notice(text) {
 
 function show(s) {
   if (state && s.version <= state.version) return;
+  const previous = state;
   state = s;
   link.version = s.version;
   receivedAt = performance.now();
@@ -34,12 +35,17 @@ function show(s) {
   renderClocks($('clock-white'), $('clock-black'), s, receivedAt);
   if (document.activeElement !== $('fen')) $('fen').value = s.fen;
   $('restart').hidden = !s.engines.some((e) => e.failed);
-  fillSelect($('variant'), s.variants, s.variant);
+  // The rules menu is what the next "New game" will use: it follows the game only when the
+  // game's rules change, so an update does not undo a choice not yet applied.
+  const rulesChanged = !previous || previous.variant !== s.variant || previous.enPassant !== s.enPassant || previous.chess960 !== s.chess960;
+  fillSelect($('variant'), s.variants, rulesChanged ? s.variant : null);
   fillSelect($('engineWhite'), s.configuredEngines.map((_, i) => String(i)), null, s.configuredEngines);
   fillSelect($('engineBlack'), s.configuredEngines.map((_, i) => String(i)), null, s.configuredEngines);
-  $('enpassant').value = s.enPassant;
-  $('chess960').checked = s.chess960;
-  $('mode').value = s.mode;
+  if (rulesChanged) {
+    $('enpassant').value = s.enPassant;
+    $('chess960').checked = s.chess960;
+  }
+  if (!previous || previous.mode !== s.mode) $('mode').value = s.mode;
   $('engine-names').textContent = s.engines
     .filter((e) => e.name)
     .map((e) => `${e.name}${e.failed ? ' (failed)' : e.ready ? '' : ' (starting)'}`)
@@ -85,10 +91,7 @@ function choose(moves) {
       const b = document.createElement('button');
       b.dataset.uci = m.uci;
       if (m.promo) {
-        const img = document.createElement('img');
-        img.src = `/pieces/${color}${m.promo}.svg`;
-        img.alt = m.san;
-        b.appendChild(img);
+        b.appendChild(pieceElement(`${color}${m.promo}`));
       } else {
         b.textContent = m.san;
       }

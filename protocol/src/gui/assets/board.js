@@ -4,6 +4,8 @@
 // a short reason. The landing squares come from the server's legal move list, never from rules
 // known here.
 
+import { PIECES } from './pieces.js';
+
 const LETTERS = ['A', 'B', 'C'];
 const FILES = 'abcdefgh';
 
@@ -84,18 +86,13 @@ export class Boards {
     for (const [key, cell] of this.cells) {
       cell.classList.remove('last-from', 'last-to', 'check', 'sel', 'dest', 'dest-capture');
       // A piece that stays is left alone (no flicker); others are replaced.
-      const img = cell.querySelector('img');
-      if (img && img.dataset.piece !== wanted.get(key)) img.remove();
+      const piece = cell.querySelector('.piece');
+      if (piece && piece.dataset.piece !== wanted.get(key)) piece.remove();
     }
     for (const p of state.pieces) {
       const cell = this.cells.get(`${p.board}:${p.square}`);
-      if (!cell || cell.querySelector('img')) continue;
-      const img = document.createElement('img');
-      img.src = `/pieces/${p.piece}.svg`;
-      img.alt = p.piece;
-      img.draggable = false;
-      img.dataset.piece = p.piece;
-      cell.appendChild(img);
+      if (!cell || cell.querySelector('.piece')) continue;
+      cell.appendChild(pieceElement(p.piece));
     }
     if (state.last) {
       this.cells.get(`${state.last.fromBoard}:${state.last.from}`)?.classList.add('last-from');
@@ -161,12 +158,12 @@ export class Boards {
       const wasSelected = this.selected && this.selected.board === here.board && this.selected.square === here.square;
       this.selected = here;
       this.markSelection();
-      this.drag = { start: here, x: e.clientX, y: e.clientY, ghost: null, piece: cell.querySelector('img'), wasSelected };
+      this.drag = { start: here, x: e.clientX, y: e.clientY, ghost: null, piece: cell.querySelector('.piece'), wasSelected };
       e.preventDefault();
       return;
     }
     if (this.selected) {
-      const why = cell.querySelector('img') ? null : this.reason(cell);
+      const why = cell.querySelector('.piece') ? null : this.reason(cell);
       this.selected = null;
       this.markSelection();
       if (why) this.hooks.onReject(why);
@@ -177,10 +174,11 @@ export class Boards {
     const d = this.drag;
     if (!d || !d.piece) return;
     if (!d.ghost && Math.hypot(e.clientX - d.x, e.clientY - d.y) > 4) {
-      d.ghost = d.piece.cloneNode();
-      d.ghost.className = 'ghost';
+      d.ghost = d.piece.cloneNode(true);
+      d.ghost.className = 'piece ghost';
       const size = d.piece.getBoundingClientRect().width;
       d.ghost.style.width = `${size}px`;
+      d.ghost.style.height = `${size}px`;
       document.body.appendChild(d.ghost);
       d.piece.classList.add('lifted');
     }
@@ -232,6 +230,17 @@ export class Boards {
       if (twin) twin.classList.toggle('twin', on);
     }
   }
+}
+
+/** A piece drawn inline: `<span class="piece" data-piece="wN">` holding its SVG. */
+export function pieceElement(code) {
+  const s = document.createElement('span');
+  s.className = 'piece';
+  s.dataset.piece = code;
+  s.setAttribute('role', 'img');
+  s.setAttribute('aria-label', `${code[0] === 'w' ? 'white' : 'black'} ${pieceName(code)}`);
+  s.innerHTML = PIECES[code] || '';
+  return s;
 }
 
 function label(kind, text) {
