@@ -416,6 +416,9 @@ fn bad_problems_name_line_and_word_and_the_others_are_solved() {
         assert_eq!(run.status.code(), Some(1), "{args:?}");
         assert!(run.stderr.contains("error"), "{args:?}: {}", run.stderr);
     }
+    let (code, _, err) = solve_text("begin\nend\n", &[]);
+    assert_eq!(code, 1);
+    assert!(err.contains("holds no problem"), "{err}");
 }
 
 #[test]
