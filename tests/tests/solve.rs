@@ -416,6 +416,9 @@ fn bad_problems_name_line_and_word_and_the_others_are_solved() {
         assert_eq!(run.status.code(), Some(1), "{args:?}");
         assert!(run.stderr.contains("error"), "{args:?}: {}", run.stderr);
     }
+    let (code, _, err) = solve_text("begin\nend\n", &[]);
+    assert_eq!(code, 1);
+    assert!(err.contains("holds no problem"), "{err}");
 }
 
 #[test]
@@ -500,4 +503,21 @@ fn castling_rights_follow_the_diagram_and_option_nocastling() {
     assert_eq!(solution_set(&results[0]), "e1g1");
     assert_eq!(solution_set(&results[1]), "");
     assert_eq!(fen_set("8/8/8/8/8/4R|k2/6|R1/4K2R w K - 0 1", "#1"), "e1g1");
+}
+
+#[test]
+fn threads_change_neither_the_solutions_nor_one_thread_node_counts() {
+    for [id, stip, fen, expected] in examples() {
+        let one = |n: &str| {
+            let run = run_cli(
+                &["solve", "--fen", &fen, "--stip", &stip, "--json", "--threads", n],
+                LIMIT,
+            );
+            json_lines(&run.stdout).remove(0)
+        };
+        let (a, b, c) = (one("1"), one("1"), one("3"));
+        assert_eq!(solution_set(&a), sort_set(&expected), "{id}");
+        assert_eq!(solution_set(&c), sort_set(&expected), "{id}");
+        assert_eq!(a.get("nodes"), b.get("nodes"), "{id}: one thread is deterministic");
+    }
 }

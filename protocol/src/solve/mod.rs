@@ -210,7 +210,11 @@ impl Session {
                 return;
             }
         };
-        for (i, parsed) in popeye::parse(&text).into_iter().enumerate() {
+        let problems = popeye::parse(&text);
+        if problems.is_empty() {
+            self.error(1, &format!("{file} holds no problem"));
+        }
+        for (i, parsed) in problems.into_iter().enumerate() {
             match parsed {
                 Ok(problem) => self.run_problem(i + 1, &problem),
                 Err(e) => self.input_error(i + 1, &e),

@@ -40,7 +40,7 @@ pub fn direct(pos: &Position, solution: &DirectSolution, variations: bool) -> Ve
                 out.push("    but".to_string());
                 let q = pos.after(line.mv);
                 for &r in &line.refutations {
-                    out.push(format!("{:w$}1...{} !", "", q.move_to_san(r), w = defence_indent(1)));
+                    out.push(format!("{:w$}1...{} !", "", san(&q, r), w = defence_indent(1)));
                 }
             }
         }
@@ -55,10 +55,20 @@ fn sorted<'a>(pos: &Position, lines: &'a [AttackLine]) -> Vec<&'a AttackLine> {
     v
 }
 
+/// The SAN of `mv`, with Popeye's ` =` when it stalemates (SAN marks check and mate itself).
+fn san(pos: &Position, mv: Move) -> String {
+    let after = pos.after(mv);
+    let mut text = pos.move_to_san(mv);
+    if !after.in_check() && after.legal_moves().is_empty() {
+        text.push_str(" =");
+    }
+    text
+}
+
 /// One attacker's move `k` with what follows it.
 fn attack(pos: &Position, line: &AttackLine, k: u32, marker: Option<&str>, variations: bool, out: &mut Vec<String>) {
     let q = pos.after(line.mv);
-    let mut text = format!("{:w$}{k}.{}", "", pos.move_to_san(line.mv), w = attack_indent(k));
+    let mut text = format!("{:w$}{k}.{}", "", san(pos, line.mv), w = attack_indent(k));
     if let Some(m) = marker {
         text.push(' ');
         text.push_str(m);
@@ -78,12 +88,7 @@ fn attack(pos: &Position, line: &AttackLine, k: u32, marker: Option<&str>, varia
         }
     }
     for defence in &line.defences {
-        out.push(format!(
-            "{:w$}{k}...{}",
-            "",
-            q.move_to_san(defence.mv),
-            w = defence_indent(k)
-        ));
+        out.push(format!("{:w$}{k}...{}", "", san(&q, defence.mv), w = defence_indent(k)));
         let r = q.after(defence.mv);
         for reply in sorted(&r, &defence.replies) {
             attack(&r, reply, k + 1, None, variations, out);
@@ -96,7 +101,7 @@ pub fn help_line(pos: &Position, moves: &[Move], half_move: bool) -> String {
     let mut p = *pos;
     let mut text = String::from(" ");
     for (i, &m) in moves.iter().enumerate() {
-        let san = p.move_to_san(m);
+        let san = san(&p, m);
         let (number, first) = if half_move {
             (i.div_ceil(2) + 1, i % 2 == 1)
         } else {
@@ -141,6 +146,9 @@ mod tests {
                 .collect()
         };
         assert_eq!(help_line(&pos, &moves, false), "  1.Kf4/A Qf5   2.d1=N/A Rf3/A#");
+        let stalemate = Position::from_fen("k7/8/8/8/8/8/8/1Q2K3 w - - 0 1", Rules::default()).unwrap();
+        let mv = stalemate.parse_uci("b1b6").unwrap();
+        assert_eq!(san(&stalemate, mv), "Qb6 =");
         assert_eq!(attack_indent(1), 3);
         assert_eq!(attack_indent(3), 18);
         assert_eq!(defence_indent(2), 14);
