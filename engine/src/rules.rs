@@ -1,4 +1,4 @@
-//! Variant and rule options carried by every position (rules.md §1 and §3).
+//! Variant and rule options carried by every position (docs/rules.md §1 and §3).
 //!
 //! A [`Rules`] value names the variant, the en passant option and whether castling follows the
 //! Chess960 rules. The variant decides the geometry (two or three boards, 8 or 4 files), where a
@@ -9,7 +9,7 @@ use crate::types::{Bitboard, PieceKind};
 use std::fmt;
 use std::str::FromStr;
 
-/// The en passant option of rules.md §3.1.
+/// The en passant option of docs/rules.md §3.1.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Default)]
 pub enum EnPassant {
     /// No en passant (standard Alice).
@@ -51,11 +51,11 @@ impl fmt::Display for EnPassant {
     }
 }
 
-/// The variants of the Alice family (rules.md §1 and §3.2-3.7). Chess960 (§3.8) is not a
+/// The variants of the Alice family (docs/rules.md §1 and §3.2-3.7). Chess960 (§3.8) is not a
 /// variant of its own but the [`Rules::chess960`] flag, valid with every variant that castles.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Default)]
 pub enum Variant {
-    /// Standard Alice chess (rules.md §1).
+    /// Standard Alice chess (docs/rules.md §1).
     #[default]
     Alice,
     /// Looking-glass Alice (§3.2): Black's army starts on board B.

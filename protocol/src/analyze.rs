@@ -25,7 +25,7 @@ usage: vorpal analyze [--fen <FEN>] [--moves <m1> <m2> ...]
                       [--depth <n>] [--movetime <ms>] [--nodes <n>] [--multipv <k>]
                       [--threads <n>] [--hash <MB>] [--variant <name>] [--chess960]
                       [--ep off|normal|double] [--json] [--progress]
-  --fen       the position (any FEN form of rules.md; quote it or give it as separate words);
+  --fen       the position (any FEN form of docs/rules.md; quote it or give it as separate words);
               default: the start position
   --moves     moves played from it, in UCI or SAN (Nf3, Ne5/A, e2e4)
   --depth, --movetime, --nodes
@@ -33,7 +33,7 @@ usage: vorpal analyze [--fen <FEN>] [--moves <m1> <m2> ...]
   --multipv   show the best <k> lines
   --variant   one of: {variants} (default alice)
   --chess960  Chess960 castling (give the array with --fen)
-  --ep        the en passant option of rules.md 3.1 (default off)
+  --ep        the en passant option of docs/rules.md 3.1 (default off)
   --json      one JSON object per line instead of text (position, info per line, bestmove)
   --progress  show the progress indicator on stderr even when it is not a terminal
 Scores are in pawns from White's side; SAN marks a move landing on board A with /A.";

@@ -30,6 +30,9 @@ usage: vorpal                      the UCI loop on stdin/stdout (for GUIs and ma
                                      vorpal go depth 10
                                    (vorpal help lists the commands; vorpal <command> --help)
        vorpal analyze [options]    analyse a position (vorpal analyze --help)
+       vorpal solve PROBLEM.inp    solve Alice problems in Popeye's input language, or
+       vorpal solve --fen <FEN> --stip <stipulation>   one position (vorpal solve --help)
+       vorpal gui [options]        play and analyse in the browser (vorpal gui --help)
        vorpal --help | -h          this text
        vorpal --version | -V       the version";
 

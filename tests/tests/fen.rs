@@ -1,4 +1,4 @@
-//! FEN (rules.md §2): every FEN of the reference data prints back unchanged; the split form
+//! FEN (docs/rules.md §2): every FEN of the reference data prints back unchanged; the split form
 //! `<FEN of A> | <FEN of B>` and the 16-file wide form parse to the same position as the pipe
 //! form and are printed so that they parse back; one rejection test per rule of §2, each checking
 //! that the error message names the problem; and a seeded fuzz test (random strings and

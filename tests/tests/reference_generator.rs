@@ -213,7 +213,7 @@ fn rejects_bad_input() {
 }
 
 /// Behaviour the data files do not pin down, taken from the rules text: castling from board B
-/// (rules.md §1 "on the same board", §3.2) and a double step by a pawn standing on board B.
+/// (docs/rules.md §1 "on the same board", §3.2) and a double step by a pawn standing on board B.
 #[test]
 fn rules_not_covered_by_the_data() {
     let pos = parse("4k3/8/8/8/8/8/8/4|K2|R w K - 0 1");

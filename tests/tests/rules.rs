@@ -1,4 +1,4 @@
-//! The rules of standard Alice (rules.md §1), one named test per rule, each on a hand-made
+//! The rules of standard Alice (docs/rules.md §1), one named test per rule, each on a hand-made
 //! position whose expected legal and illegal moves were worked out by hand from the rules text.
 //! FENs use the pipe form: `|N` = a knight standing on board B. The en passant option (§3.1) is
 //! tested in `rules_en_passant.rs`; the assertions used here are in `vorpal_tests::rules_check`.

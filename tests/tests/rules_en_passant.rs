@@ -1,4 +1,4 @@
-//! The en passant option of rules.md §3.1 (`Rules::with_en_passant`), one named test per rule, on
+//! The en passant option of docs/rules.md §3.1 (`Rules::with_en_passant`), one named test per rule, on
 //! hand-made positions (pipe FEN: `|p` = a pawn on board B). Off by default; when on, the pawn that
 //! double-stepped stands on the other board and can be taken only by an enemy pawn on that board,
 //! moving onto the passed square; `normal` and `double` differ when that square holds an enemy piece.

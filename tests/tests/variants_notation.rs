@@ -1,4 +1,4 @@
-//! Notation of the variants (rules.md §2): FEN in the pipe form where it can represent the
+//! Notation of the variants (docs/rules.md §2): FEN in the pipe form where it can represent the
 //! position, otherwise the joined form `placementA|placementB|placementC`; the split and wide
 //! forms on request; every form read back. Moves: the plain UCI form where it names one legal
 //! move, the wide form (a-h = A, i-p = B, q-x = C) where it is ambiguous and always with

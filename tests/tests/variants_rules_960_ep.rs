@@ -1,4 +1,4 @@
-//! Named rule tests for rules.md §3.8 (Alice Chess960: a Chess960 array on A, Chess960 castling,
+//! Named rule tests for docs/rules.md §3.8 (Alice Chess960: a Chess960 array on A, Chess960 castling,
 //! castling written king takes rook, X-FEN and Shredder castling letters) and for the en passant
 //! options of §3.1 in the variants: off by default everywhere; where pawns double-step, the passed
 //! pawn is taken on the board it landed on, by an enemy pawn of that board.

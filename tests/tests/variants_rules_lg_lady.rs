@@ -1,4 +1,4 @@
-//! Named rule tests for rules.md §3.2 (Looking-glass Alice) and §3.3 (Lady Alice), one test per
+//! Named rule tests for docs/rules.md §3.2 (Looking-glass Alice) and §3.3 (Lady Alice), one test per
 //! sentence of the rules text, on hand-made positions (pipe FEN: `|p` = a piece on board B; wide
 //! moves: files a-h = board A, i-p = board B).
 

@@ -1,4 +1,4 @@
-//! Named rule tests for rules.md §3.6 (Mini Alice) and §3.7 (three-board Alice), one test per
+//! Named rule tests for docs/rules.md §3.6 (Mini Alice) and §3.7 (three-board Alice), one test per
 //! sentence of the rules text. Mini Alice FENs have ranks of 4 files; three-board positions with
 //! pieces on C use the joined form `placementA|placementB|placementC`; wide moves name board C
 //! with the files q-x.

@@ -1,4 +1,4 @@
-//! Named rule tests for rules.md §3.4 (O'Donohue Alice) and §3.5 (Duo chess), one test per
+//! Named rule tests for docs/rules.md §3.4 (O'Donohue Alice) and §3.5 (Duo chess), one test per
 //! sentence of the rules text. Positions with a square occupied on two boards are written in the
 //! joined FEN form `placementA|placementB`; moves in the wide form (a-h = board A, i-p = B).
 

@@ -1,4 +1,4 @@
-//! The arbiter referees every variant (rules.md §3) and Chess960: on seeded random games of each,
+//! The arbiter referees every variant (docs/rules.md §3) and Chess960: on seeded random games of each,
 //! the move texts it accepts (every from-to text in every fourth position, the generated moves'
 //! texts in the others) are exactly the legal moves of the independent
 //! variant reference generator (`vorpal_tests::variant_reference`), the texts engines send

@@ -1,4 +1,4 @@
-//! FEN input (rules.md §2). Accepted forms, for every variant:
+//! FEN input (docs/rules.md §2). Accepted forms, for every variant:
 //! - the pipe form: one grid of the variant's width (8 files, 4 in Mini Alice), a `|` before a
 //!   piece on board B (`|N`);
 //! - the joined form `placementA|placementB[|placementC]`: one plain placement per board, joined

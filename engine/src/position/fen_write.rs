@@ -1,4 +1,4 @@
-//! FEN output (rules.md §2): the pipe form where it can represent the position, otherwise the
+//! FEN output (docs/rules.md §2): the pipe form where it can represent the position, otherwise the
 //! joined form; the wide and split forms on request. Castling letters are `KQkq`; with Chess960
 //! a right whose rook is not the outermost one on its side of the king's board is written with
 //! the rook's file (X-FEN). The en passant field names the passed square only when a capture

@@ -7,7 +7,7 @@
 //! valid squares; where it may land is decided by [`Position::landing_boards`]), then each is
 //! made on a copy and kept only if the mover's king is not in check by the variant's check rule
 //! (`king_in_check`; Duo adds the zero-square check). King moves must in addition not end on a
-//! square attacked on the board they leave (rules.md §1 item 6); null and zero moves are
+//! square attacked on the board they leave (docs/rules.md §1 item 6); null and zero moves are
 //! exempt from that (a Duo king may escape check by a zero move; a Lady Alice king may not
 //! null-move while in check at all). `is_legal` runs the same code for the moving piece only.
 

@@ -1,4 +1,4 @@
-//! Fully legal move generation for standard Alice (rules.md §1 and §3.1), also used for
+//! Fully legal move generation for standard Alice (docs/rules.md §1 and §3.1), also used for
 //! Looking-glass Alice and for Chess960 castling in both. The other variants go through the
 //! generic make-and-test generator (`generic.rs`); `generate` dispatches on the variant.
 //!
@@ -309,7 +309,7 @@ impl Position {
         }
     }
 
-    /// Castling (rules.md §1): king and rook on their start squares of the king's board, path
+    /// Castling (docs/rules.md §1): king and rook on their start squares of the king's board, path
     /// empty there, king not passing attacked squares there, destinations empty on the other
     /// board and the king safe there after both transfer. Caller ensures we are not in check.
     #[inline(always)]

@@ -1,4 +1,4 @@
-//! Move text: UCI (plain squares, and the wide cell form `e2m4` of rules.md §2) and SAN with
+//! Move text: UCI (plain squares, and the wide cell form `e2m4` of docs/rules.md §2) and SAN with
 //! the Alice landing-board suffix (`Ne5/A` for a move that lands on board A, `/C` on board C).
 //!
 //! The plain UCI form names squares only; the board is implied. Where that is ambiguous (a

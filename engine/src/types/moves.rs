@@ -13,7 +13,7 @@ pub enum MoveKind {
     DoublePush = 1,
     /// Castling; the move's `to` is the rook's square (king takes rook internally).
     Castle = 2,
-    /// En passant capture of the pawn that passed `to` (rules.md §3.1).
+    /// En passant capture of the pawn that passed `to` (docs/rules.md §3.1).
     EnPassant = 3,
     /// Promotion to a knight.
     PromoKnight = 4,

@@ -15,7 +15,7 @@ Vorpal speaks UCI (https://www.chessprogramming.org/UCI) with Alice chess extens
 UCI commands:
   uci | isready | debug on|off | register
   setoption name <id> [value <x>] | ucinewgame
-  position startpos|fen <FEN> [moves <m1> ...]   (FEN forms of rules.md; moves in UCI or SAN)
+  position startpos|fen <FEN> [moves <m1> ...]   (FEN forms of docs/rules.md; moves in UCI or SAN)
   go [searchmoves <m>...] [ponder] [wtime|btime|winc|binc <ms>] [movestogo <n>]
      [depth <n>] [nodes <n>] [mate <n>] [movetime <ms>] [infinite] | go perft <n>
   stop | ponderhit | quit

@@ -14,7 +14,7 @@
 //!   f1 of B and XBoard puts the king beside it, on g1 of B;
 //! - a null or zero move: one leg to the same square of the other board, `e4m4`.
 //!
-//! Input accepts these forms, the single-leg wide form of rules.md §2 for every move
+//! Input accepts these forms, the single-leg wide form of docs/rules.md §2 for every move
 //! (`d5m6`, castling as the king's move `e1o1`), the king-takes-rook castling `e1h1`, and
 //! XBoard's own relay of castling (`h1n1,e1o1`: rook leg, king leg).
 
@@ -141,7 +141,7 @@ pub fn move_text(variant: Variant, mv: Move) -> String {
     text.join(",")
 }
 
-/// The single-leg wide text of `mv` (rules.md §2): from-cell, landing cell (castling: the
+/// The single-leg wide text of `mv` (docs/rules.md §2): from-cell, landing cell (castling: the
 /// king's cells).
 pub fn wide_text(variant: Variant, mv: Move) -> String {
     let to = if mv.is_castle() { castle_targets(mv).0 } else { mv.to() };

@@ -1,4 +1,4 @@
-//! FEN reading and writing in the Fairy-Stockfish `|` form (rules.md §2): one 8x8 grid, a `|`
+//! FEN reading and writing in the Fairy-Stockfish `|` form (docs/rules.md §2): one 8x8 grid, a `|`
 //! before a piece letter puts that piece on board B.
 
 use super::{

@@ -1,4 +1,4 @@
-//! A deliberately simple Alice chess move generator, written straight from `rules.md`, used as
+//! A deliberately simple Alice chess move generator, written straight from `docs/rules.md`, used as
 //! the independent second implementation in differential tests against the engine.
 //!
 //! It shares no code with `vorpal-engine`. The board is a mailbox of two 64-cell arrays (board A
@@ -13,7 +13,7 @@ mod movegen;
 
 use movegen::Move;
 
-/// How en passant is played (rules.md §3.1).
+/// How en passant is played (docs/rules.md §3.1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum EpMode {
     /// No en passant (the default rules); the FEN field is ignored.

@@ -1,6 +1,6 @@
 //! Move generation, making moves and attack detection for the reference generator.
 //!
-//! Moves are generated "pseudo-legally" (rules.md §1 items 1-3 and 6 for castling), then each is
+//! Moves are generated "pseudo-legally" (docs/rules.md §1 items 1-3 and 6 for castling), then each is
 //! made on a copy of the position and kept only if the mover's king is safe (items 5 and 6).
 
 use super::{
@@ -180,7 +180,7 @@ impl RefPosition {
         Some((board, ep, passed))
     }
 
-    /// All pseudo-legal moves: rules.md §1 items 1-3, castling complete, en passant per `mode`.
+    /// All pseudo-legal moves: docs/rules.md §1 items 1-3, castling complete, en passant per `mode`.
     /// The mover's king safety after the move (items 5 and 6) is checked by [`Self::try_move`].
     pub(crate) fn pseudo_moves(&self, mode: EpMode) -> Vec<Move> {
         let mut moves = Vec::new();
@@ -306,7 +306,7 @@ impl RefPosition {
         }
     }
 
-    /// Castling moves of the side to move (rules.md §1, "Castling"), except the final check
+    /// Castling moves of the side to move (docs/rules.md §1, "Castling"), except the final check
     /// that the king is safe on the other board, left to [`Self::try_move`].
     fn castling_moves(&self, moves: &mut Vec<Move>) {
         let enemy = self.side.opponent();

@@ -1,8 +1,8 @@
-//! A second, deliberately simple move generator for every Alice variant of rules.md §3, written
+//! A second, deliberately simple move generator for every Alice variant of docs/rules.md §3, written
 //! for the tests from the rules text. It shares no code with `vorpal-engine` (nor with the
 //! standard-Alice reference in `reference/`): a mailbox of three 64-cell boards, moves generated
 //! from the movement and landing rules, legality decided by making the move on a copy and looking
-//! for a check. Moves are named in the wide cell form of rules.md §2 (`e2m4`; a-h = board A,
+//! for a check. Moves are named in the wide cell form of docs/rules.md §2 (`e2m4`; a-h = board A,
 //! i-p = B, q-x = C), which is unambiguous in every variant. Nothing is tuned for speed.
 //!
 //! Decisions the rules text leaves open are taken as in `docs/variants.md` (Lady Alice pawns may
@@ -16,7 +16,7 @@ mod moves;
 
 use rayon::prelude::*;
 
-/// The variants (rules.md §1 and §3), by their UCI names.
+/// The variants (docs/rules.md §1 and §3), by their UCI names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RefVariant {
     /// Standard Alice.

@@ -223,7 +223,7 @@ impl VPos {
                             if !free(to) && !enemy(to) {
                                 continue;
                             }
-                            // rules.md §1 item 6: a king may not end on a square attacked on the
+                            // docs/rules.md §1 item 6: a king may not end on a square attacked on the
                             // board it leaves (with the king gone from its origin).
                             if man.kind == Kind::King && self.attacked(board, to, them, Some(from)) {
                                 continue;
