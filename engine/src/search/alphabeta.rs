@@ -281,7 +281,8 @@ impl Worker<'_> {
         let bound = TtBound::classify(best_score, original_alpha, beta);
         // Correction history learns from results that say something about the static
         // evaluation: not in check, no capture as best move, the bound on the right side.
-        if !in_check
+        if self.shared.params.corr_scale != 0
+            && !in_check
             && !best_move.is_noisy()
             && best_score.abs() < MATE_BOUND
             && (bound != TtBound::Lower || best_score > static_eval)

@@ -119,3 +119,42 @@ fn killers_are_cleared_between_searches() {
         .skip(2)
         .all(|k| k[0].is_none() && k[1].is_none()));
 }
+
+#[test]
+fn correction_history_follows_the_search_results_within_bounds() {
+    use super::history::History;
+    let pos = Position::startpos();
+    let mut history = History::new(false);
+    assert_eq!(history.correction(&pos), 0);
+    // Searches come out 40 cp above the raw evaluation; the error is measured against the
+    // corrected evaluation, so the correction settles at 40.
+    for _ in 0..300 {
+        let error = 40 - history.correction(&pos);
+        history.update_correction(&pos, 10, error);
+    }
+    let c = history.correction(&pos);
+    assert!((36..=40).contains(&c), "converges towards the error, got {c}");
+    for _ in 0..500 {
+        history.update_correction(&pos, 16, 10_000);
+    }
+    assert_eq!(history.correction(&pos), 128, "bounded");
+    // The other side to move has its own entry.
+    let other = Position::from_fen(
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1",
+        Rules::default(),
+    )
+    .unwrap();
+    assert_eq!(history.correction(&other), 0);
+}
+
+#[test]
+fn correction_history_searches_when_enabled() {
+    // The default build leaves it off (corr_scale 0); switched on it must search soundly.
+    let mut searcher = Searcher::new(SearchOptions::default());
+    let mut params = searcher.params().clone();
+    params.set("corr_scale", 100).unwrap();
+    searcher.set_params(params);
+    let game = Game::new(bench_positions()[3]);
+    let result = searcher.search(&game, &Limits::depth(8), &SearchControl::new(), &mut |_| {});
+    assert!(result.best.is_some() && result.depth == 8);
+}
