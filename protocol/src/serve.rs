@@ -25,8 +25,16 @@ pub trait Protocol {
     fn handle_line(&mut self, session: &mut Session, line: &str) -> Flow;
     /// An input line of `bytes` bytes was too long and is dropped.
     fn line_too_long(&mut self, session: &mut Session, bytes: usize);
+    /// Prints `message` as this protocol's error line.
+    fn report_error(&self, session: &Session, message: &str);
     /// Handling `line` failed inside the engine with `message`; the loop goes on.
-    fn internal_error(&mut self, session: &mut Session, line: &str, message: &str);
+    fn internal_error(&mut self, session: &mut Session, line: &str, message: &str) {
+        let what = format!(
+            "internal error while handling '{}': {message}; the engine keeps serving",
+            crate::output::one_line(line)
+        );
+        self.report_error(session, &what);
+    }
     /// The dialogue ends (`quit` or the end of input): stop what runs.
     fn end(&mut self, session: &mut Session);
 }

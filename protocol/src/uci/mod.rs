@@ -129,14 +129,8 @@ impl Protocol for Uci {
         );
     }
 
-    fn internal_error(&mut self, session: &mut Session, line: &str, message: &str) {
-        error(
-            session,
-            &format!(
-                "internal error while handling '{}': {message}; the engine keeps serving",
-                one_line(line)
-            ),
-        );
+    fn report_error(&self, session: &Session, message: &str) {
+        error(session, message);
     }
 
     fn end(&mut self, session: &mut Session) {

@@ -13,7 +13,6 @@ pub mod printer;
 pub mod setup;
 
 use crate::input::MAX_LINE;
-use crate::output::one_line;
 use crate::serve::{Flow, Protocol};
 use crate::session::Session;
 use printer::{error, result_line, JobState, Mode, XboardPrinter};
@@ -203,14 +202,8 @@ impl Protocol for Xboard {
         ));
     }
 
-    fn internal_error(&mut self, session: &mut Session, line: &str, message: &str) {
-        error(
-            session,
-            &format!(
-                "internal error while handling '{}': {message}; the engine keeps serving",
-                one_line(line)
-            ),
-        );
+    fn report_error(&self, session: &Session, message: &str) {
+        error(session, message);
     }
 
     fn end(&mut self, session: &mut Session) {
