@@ -65,11 +65,18 @@ function fillSelect(sel, values, current, labels) {
   if (current !== null && current !== undefined) sel.value = current;
 }
 
-async function send(cmd) {
-  const r = await command(link, cmd);
-  if (r.state) show(r.state);
-  if (!r.ok) notice(r.error || 'refused');
-  return r;
+/** Commands reach the server one at a time, in the order they were given (two quick
+ * settings changes must not arrive the other way round). */
+let queue = Promise.resolve();
+function send(cmd) {
+  const result = queue.then(async () => {
+    const r = await command(link, cmd);
+    if (r.state) show(r.state);
+    if (!r.ok) notice(r.error || 'refused');
+    return r;
+  });
+  queue = result.catch(() => {});
+  return result;
 }
 
 async function chooseAndPlay(moves) {
