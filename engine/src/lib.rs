@@ -26,6 +26,7 @@ pub use rules::{chess960_back_rank, EnPassant, Rules, Variant};
 pub use types::{Bitboard, BoardId, Color, Move, MoveKind, MoveList, Piece, PieceKind, Square};
 pub mod bench;
 pub mod eval;
+pub mod nnue;
 pub mod search;
 pub mod time;
 pub mod tt;

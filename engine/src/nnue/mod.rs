@@ -1,0 +1,12 @@
+//! Efficiently updated neural evaluation (NNUE) for standard Alice.
+//!
+//! Architecture: 1,536 sparse inputs per perspective ([`features`]) into a hidden layer of H
+//! neurons (one weight set shared by both perspectives), the side to move's accumulator and
+//! the other side's concatenated, a squared clipped ReLU, one output. The file layout and the
+//! float semantics are in [`format`].
+
+pub mod features;
+pub mod format;
+
+pub use features::{feature_index, INPUTS};
+pub use format::{NetError, NetFile, FORMAT_VERSION};
