@@ -5,8 +5,14 @@
 //! the other side's concatenated, a squared clipped ReLU, one output. The file layout and the
 //! float semantics are in [`format`].
 
+mod accumulator;
 pub mod features;
 pub mod format;
+mod network;
 
+pub use accumulator::{AccumulatorStack, FeatureChange};
 pub use features::{feature_index, INPUTS};
 pub use format::{NetError, NetFile, FORMAT_VERSION};
+pub use network::{Accumulator, Network, PieceAt, MAX_EVAL};
+#[cfg(test)]
+mod tests;

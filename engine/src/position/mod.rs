@@ -137,6 +137,12 @@ impl Position {
         self.castling
     }
 
+    /// Where king and rook of `color` stand after castling on `side` (the same squares in
+    /// Chess960), on the board they transfer to.
+    pub fn castle_destinations(&self, color: Color, side: CastleSide) -> (Square, Square) {
+        CastlingConfig::destinations(color, side)
+    }
+
     /// Square passed over by the last double step, if the last move was one.
     #[inline(always)]
     pub fn ep_square(&self) -> Option<Square> {
