@@ -45,16 +45,16 @@ fn float_eval(file: &NetFile, pos: &Position) -> f64 {
     let qa = file.qa as f64;
     let mut acc = [vec![0f64; h], vec![0f64; h]];
     for (half, perspective) in Color::BOTH.into_iter().enumerate() {
-        for i in 0..h {
-            acc[half][i] = file.ft_bias[i] as f64 / qa;
+        for (a, &b) in acc[half].iter_mut().zip(&file.ft_bias) {
+            *a = b as f64 / qa;
         }
         for board in BoardId::BOTH {
             for color in Color::BOTH {
                 for kind in PieceKind::ALL {
                     for sq in pos.pieces(board, color, kind) {
                         let f = feature_index(perspective, Piece::new(color, kind), board, sq);
-                        for i in 0..h {
-                            acc[half][i] += file.ft_weights[f * h + i] as f64 / qa;
+                        for (a, &w) in acc[half].iter_mut().zip(&file.ft_weights[f * h..(f + 1) * h]) {
+                            *a += w as f64 / qa;
                         }
                     }
                 }
@@ -64,9 +64,9 @@ fn float_eval(file: &NetFile, pos: &Position) -> f64 {
     let stm = pos.side_to_move().index();
     let mut y = file.out_bias as f64 / (qa * file.qb as f64);
     for (k, half) in [stm, 1 - stm].into_iter().enumerate() {
-        for i in 0..h {
-            let v = acc[half][i].clamp(0.0, 1.0);
-            y += v * v * file.out_weights[k * h + i] as f64 / file.qb as f64;
+        for (a, &w) in acc[half].iter().zip(&file.out_weights[k * h..(k + 1) * h]) {
+            let v = a.clamp(0.0, 1.0);
+            y += v * v * w as f64 / file.qb as f64;
         }
     }
     y * file.scale as f64
@@ -91,7 +91,7 @@ fn walk_and_check(net: &Network, start: Position, seed: u64, plies: usize, evalu
             .copied()
             .filter(|m| m.promotion().is_some() || m.kind() != crate::types::MoveKind::Normal)
             .collect();
-        let mv = if !special.is_empty() && rng.next() % 2 == 0 {
+        let mv = if !special.is_empty() && rng.next().is_multiple_of(2) {
             special[rng.next() as usize % special.len()]
         } else {
             moves[rng.next() as usize % moves.len()]
@@ -99,7 +99,7 @@ fn walk_and_check(net: &Network, start: Position, seed: u64, plies: usize, evalu
         stack.enter_move(ply, &pos, mv);
         pos = pos.after(mv);
         // Some plies are skipped so the lazy update applies several changes at once.
-        if rng.next() % evaluate_every == 0 || ply == plies {
+        if rng.next().is_multiple_of(evaluate_every) || ply == plies {
             let incremental = stack.evaluate(net, ply, &pos);
             assert_eq!(
                 incremental,
