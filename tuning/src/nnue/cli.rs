@@ -108,7 +108,7 @@ pub fn parse_args(args: Vec<String>) -> Result<Options, String> {
     if o.data.is_empty() {
         return Err("--data is required".into());
     }
-    if t.hidden == 0 || t.hidden % 16 != 0 || t.hidden > vorpal_engine::nnue::format::MAX_HIDDEN {
+    if t.hidden == 0 || !t.hidden.is_multiple_of(16) || t.hidden > vorpal_engine::nnue::format::MAX_HIDDEN {
         return Err(format!(
             "--hidden {} must be a positive multiple of 16 up to 2048",
             t.hidden
@@ -117,8 +117,9 @@ pub fn parse_args(args: Vec<String>) -> Result<Options, String> {
     if t.epochs == 0 || t.batch == 0 {
         return Err("--epochs and --batch must be positive".into());
     }
-    if !(t.lr > 0.0 && t.lr.is_finite()) || !(0.0..=1.0).contains(&t.lr_end) || !(t.adam.weight_decay >= 0.0) {
-        return Err("--lr must be positive, --lr-end in 0..1, --wd not negative".into());
+    let rates_ok = t.lr > 0.0 && t.lr.is_finite() && (0.0..=1.0).contains(&t.lr_end);
+    if !rates_ok || !(0.0..=1.0).contains(&t.adam.weight_decay) {
+        return Err("--lr must be positive, --lr-end and --wd in 0..1".into());
     }
     if !(0.0..=1.0).contains(&t.lambda) {
         return Err("--lambda must be in 0..1".into());
