@@ -17,7 +17,7 @@ use vorpal_engine::{BoardId, Color, Position, Rules, Variant};
 /// Most pieces a position can have (both boards together).
 pub const MAX_ACTIVE: usize = 32;
 
-/// One training position, compact (about 136 bytes).
+/// One training position, compact (134 bytes).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Sample {
     /// Active features: `[White's perspective, Black's perspective]`, `count` used in each.
@@ -260,6 +260,11 @@ mod tests {
         assert_eq!(w, b);
         assert_eq!(s.score_stm(), 25.0);
         assert_eq!(s.result_stm(), 1.0);
+    }
+
+    #[test]
+    fn a_sample_is_compact() {
+        assert_eq!(std::mem::size_of::<Sample>(), 134);
     }
 
     #[test]
