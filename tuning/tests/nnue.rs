@@ -207,6 +207,25 @@ fn the_binary_writes_a_network_that_loads() {
 }
 
 #[test]
+fn a_closed_stdout_does_not_stop_the_run() {
+    let dir = Scratch::new("nnue-pipe");
+    let data = write_data(&dir, "data.txt", &synthetic_lines(3, 8));
+    let out = dir.arg("out.net");
+    let mut child = Command::new(NNUE)
+        .args([
+            "--data", &data, "--hidden", "16", "--epochs", "2", "--batch", "64", "--out", &out,
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let output = child.wait_with_output().unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert_eq!(NetFile::load(Path::new(&out)).unwrap().hidden, 16);
+}
+
+#[test]
 fn bad_arguments_print_the_usage_and_exit_2() {
     for args in [
         vec![],

@@ -8,13 +8,19 @@
 
 #![forbid(unsafe_code)]
 
+use std::io::Write;
 use std::process::ExitCode;
 use vorpal_tuning::nnue::cli::{parse_args, run, USAGE};
+
+/// Reports an error on stderr; a closed stderr is ignored (the exit status still tells).
+fn complain(text: &str) {
+    let _ = writeln!(std::io::stderr(), "vorpal-nnue: {text}");
+}
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.iter().any(|a| a == "-h" || a == "--help") {
-        println!("{USAGE}");
+        let _ = writeln!(std::io::stdout(), "{USAGE}");
         return ExitCode::SUCCESS;
     }
     let command = std::iter::once("vorpal-nnue".to_string())
@@ -24,14 +30,14 @@ fn main() -> ExitCode {
     let options = match parse_args(args) {
         Ok(o) => o,
         Err(e) => {
-            eprintln!("vorpal-nnue: {e}\n{USAGE}");
+            complain(&format!("{e}\n{USAGE}"));
             return ExitCode::from(2);
         }
     };
     match run(options, &command) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("vorpal-nnue: {e}");
+            complain(&e);
             ExitCode::FAILURE
         }
     }
