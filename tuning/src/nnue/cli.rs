@@ -4,7 +4,7 @@
 use super::checkpoint::Checkpoint;
 use super::data::{load_samples, split_holdout, LoadReport, Sample};
 use super::quant::{quantise, quantised_eval};
-use super::train::{fit_k, TrainConfig, Trainer};
+use super::train::{fit_k, score_loss, TrainConfig, Trainer};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -248,6 +248,12 @@ pub fn run(o: Options, command: &str) -> Result<(), String> {
             Trainer::new(o.train.clone(), k)
         }
     };
+    if !val.is_empty() {
+        say(&format!(
+            "validation loss of the search score itself (the floor): {:.6}",
+            score_loss(&val, &trainer.loss)
+        ));
+    }
     let total = trainer.cfg.epochs;
     let start_epoch = trainer.epochs_done;
     let run_start = Instant::now();

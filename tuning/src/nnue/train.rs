@@ -270,6 +270,21 @@ impl Trainer {
     }
 }
 
+/// Mean loss over `samples` of a predictor that knew each position's search score,
+/// `p = σ(score_stm / K)`: the floor the network approaches as it learns the search's scores
+/// (all of the loss that comes from the results).
+pub fn score_loss(samples: &[Sample], cfg: &LossConfig) -> f64 {
+    let sum: f64 = samples
+        .par_iter()
+        .with_min_len(4096)
+        .map(|s| {
+            let d = (sigmoid(s.score_stm() / cfg.k) - cfg.target(s)) as f64;
+            d * d
+        })
+        .sum();
+    sum / samples.len().max(1) as f64
+}
+
 /// Mean loss of `net` over `samples`, in parallel.
 pub fn set_loss(net: &Network, samples: &[Sample], cfg: &LossConfig) -> f64 {
     let sum: f64 = samples
@@ -316,6 +331,18 @@ mod tests {
             .collect();
         let k = fit_k(&samples);
         assert!((k - 250.0).abs() < 12.5, "fitted K = {k}");
+    }
+
+    #[test]
+    fn the_score_floor_is_the_result_part_of_the_loss() {
+        let cfg = LossConfig {
+            scale: 400.0,
+            k: 200.0,
+            lambda: 0.75,
+        };
+        // Score 0: p = 0.5; target 0.75 * 0.5 + 0.25 * 1 = 0.625; loss 0.125^2.
+        let samples = [sample(0, 1.0), sample(0, 0.5)];
+        assert!((score_loss(&samples, &cfg) - 0.125f64.powi(2) / 2.0).abs() < 1e-7);
     }
 
     #[test]
