@@ -178,7 +178,10 @@ fn the_binary_writes_a_network_that_loads() {
     );
     assert!(stdout.contains("2 malformed lines skipped"), "{stdout}");
     assert!(stdout.contains("fitted K = "), "{stdout}");
-    assert!(stdout.contains("validation loss of the search score itself"), "{stdout}");
+    assert!(
+        stdout.contains("validation loss of the search score itself"),
+        "{stdout}"
+    );
     assert!(stdout.contains("epoch 2/2: train loss"), "{stdout}");
     assert!(stdout.contains("mean |float eval - quantised eval| = "), "{stdout}");
     let net = NetFile::from_bytes(&std::fs::read(&out).unwrap()).unwrap();
