@@ -183,6 +183,7 @@ fn the_binary_writes_a_network_that_loads() {
         "{stdout}"
     );
     assert!(stdout.contains("epoch 2/2: train loss"), "{stdout}");
+    assert!(stdout.contains("lowest validation loss "), "{stdout}");
     assert!(stdout.contains("mean |float eval - quantised eval| = "), "{stdout}");
     let net = NetFile::from_bytes(&std::fs::read(&out).unwrap()).unwrap();
     assert_eq!(net.hidden, 32);

@@ -258,10 +258,16 @@ pub fn run(o: Options, command: &str) -> Result<(), String> {
     let start_epoch = trainer.epochs_done;
     let run_start = Instant::now();
     let mut last = (f64::NAN, None);
+    let mut best: Option<(u32, f64)> = None;
     trainer.train(&train, &val, o.checkpoint.as_deref(), |r| {
         let done = (r.epoch - start_epoch) as f64;
         let eta = run_start.elapsed().as_secs_f64() / done * (total - r.epoch) as f64;
         last = (r.train_loss, r.val_loss);
+        if let Some(v) = r.val_loss {
+            if best.is_none_or(|(_, b)| v < b) {
+                best = Some((r.epoch, v));
+            }
+        }
         say(&format!(
             "epoch {}/{total}: train loss {:.6}, validation loss {}, lr {:.6}, {:.0} positions/s, {:.1} s, ETA {:.0} s",
             r.epoch,
@@ -273,6 +279,11 @@ pub fn run(o: Options, command: &str) -> Result<(), String> {
             eta
         ));
     })?;
+    if let Some((epoch, loss)) = best {
+        say(&format!(
+            "lowest validation loss {loss:.6} after epoch {epoch} (the network written is the last epoch's)"
+        ));
+    }
     if last.0.is_nan() {
         last = (
             trainer.loss_of(&train),
