@@ -3,6 +3,7 @@
 
 use super::data::Sample;
 use super::model::Network;
+use vorpal_engine::nnue::format::MAX_TEXT;
 use vorpal_engine::nnue::{NetFile, INPUTS};
 
 /// Accumulator quantisation: activation 1.0 = 255.
@@ -14,9 +15,23 @@ fn round_i16(x: f32) -> i16 {
     x.round().clamp(i16::MIN as f32, i16::MAX as f32) as i16
 }
 
+/// `text` cut to the longest description a network file may hold (at a character boundary).
+fn fit_description(mut text: String) -> String {
+    if text.len() > MAX_TEXT {
+        let mut end = MAX_TEXT;
+        while !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        text.truncate(end);
+    }
+    text
+}
+
 /// The network quantised: first-layer weights and biases × QA, output weights × QB (all
-/// rounded to the nearest i16, clipped), output bias × QA·QB; `scale` centipawns per unit.
+/// rounded to the nearest i16, clipped), output bias × QA·QB; `scale` centipawns per unit;
+/// the description cut to what the file format allows.
 pub fn quantise(net: &Network, scale: u32, text: String) -> NetFile {
+    let text = fit_description(text);
     let qa = QA as f32;
     let qb = QB as f32;
     NetFile {
@@ -150,5 +165,8 @@ mod tests {
         assert_eq!(f.out_weights[31], -64);
         assert_eq!(f.out_bias, 4080);
         assert_eq!((f.qa, f.qb, f.scale, f.hidden), (255, 64, 400, 16));
+        let long = quantise(&net, 400, "é".repeat(MAX_TEXT));
+        assert!(long.text.len() <= MAX_TEXT && long.text.len() > MAX_TEXT - 2);
+        assert!(NetFile::from_bytes(&long.to_bytes()).is_ok());
     }
 }
