@@ -11,6 +11,7 @@ pub mod engine_process;
 pub mod gameplay;
 pub mod matchrunner;
 pub mod merge;
+pub mod nnue;
 pub mod openings;
 pub mod output;
 pub mod pgn;
