@@ -13,6 +13,7 @@ pub mod matchrunner;
 pub mod merge;
 pub mod openings;
 pub mod output;
+pub mod packed;
 pub mod pgn;
 pub mod results;
 pub mod schedule;
