@@ -47,7 +47,8 @@ pub struct DatagenConfig {
     pub out: PathBuf,
     /// Which data files are written.
     pub format: OutputFormat,
-    /// Total number of games wanted (games already recorded count towards it).
+    /// Total number of games wanted (games already recorded count towards it); `u64::MAX` =
+    /// no limit (a time budget ends the run).
     pub games: u64,
     /// Worker threads, each playing its own games with a one-thread searcher.
     pub threads: usize,

@@ -8,7 +8,7 @@ use std::time::Duration;
 pub struct ProgressSnapshot {
     /// Games recorded in the output, earlier runs included.
     pub games_recorded: u64,
-    /// Games wanted in total (`--games`).
+    /// Games wanted in total (`--games`); `u64::MAX` = no limit.
     pub games_wanted: u64,
     /// Games played by this run.
     pub games_this_run: u64,
@@ -25,7 +25,8 @@ impl ProgressSnapshot {
     /// left if that ends first. None while no game has finished and there is no time budget.
     pub fn eta(&self) -> Option<Duration> {
         let secs = self.elapsed.as_secs_f64();
-        let by_games = (self.games_this_run > 0 && secs > 0.0).then(|| {
+        let bounded = self.games_wanted != u64::MAX;
+        let by_games = (bounded && self.games_this_run > 0 && secs > 0.0).then(|| {
             let left = self.games_wanted.saturating_sub(self.games_recorded) as f64;
             Duration::from_secs_f64(left * secs / self.games_this_run as f64)
         });
@@ -46,14 +47,19 @@ pub fn format_duration(d: Duration) -> String {
     }
 }
 
-/// The progress line: `games 12/100, positions 345 (57.5/s), games/s 0.40, ETA 3m40s`.
+/// The progress line: `games 12/100, positions 345 (57.5/s), games/s 0.40, ETA 3m40s`
+/// (`games 12` without a game limit).
 pub fn progress_line(p: &ProgressSnapshot) -> String {
     let secs = p.elapsed.as_secs_f64().max(1e-9);
     let eta = p.eta().map_or_else(|| "unknown".to_string(), format_duration);
+    let wanted = if p.games_wanted == u64::MAX {
+        String::new()
+    } else {
+        format!("/{}", p.games_wanted)
+    };
     format!(
-        "games {}/{}, positions {} ({:.1}/s), games/s {:.2}, ETA {eta}",
+        "games {}{wanted}, positions {} ({:.1}/s), games/s {:.2}, ETA {eta}",
         p.games_recorded,
-        p.games_wanted,
         p.positions_this_run,
         p.positions_this_run as f64 / secs,
         p.games_this_run as f64 / secs
@@ -83,6 +89,12 @@ mod tests {
         assert_eq!(snap(20, 10, 20, Some(30)).eta(), Some(Duration::from_secs(30)));
         assert_eq!(snap(0, 0, 5, None).eta(), None);
         assert_eq!(snap(0, 0, 5, Some(55)).eta(), Some(Duration::from_secs(55)));
+        let unbounded = ProgressSnapshot {
+            games_wanted: u64::MAX,
+            ..snap(20, 10, 20, Some(70))
+        };
+        assert_eq!(unbounded.eta(), Some(Duration::from_secs(70)), "the time left");
+        assert!(progress_line(&unbounded).starts_with("games 20, positions"));
     }
 
     #[test]

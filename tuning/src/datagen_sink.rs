@@ -273,8 +273,8 @@ impl Sink {
                 Some(file)
             } else {
                 let mut header = [0u8; HEADER_BYTES];
-                File::open(&packed_path)?
-                    .read_exact(&mut header)
+                File::open(&packed_path)
+                    .and_then(|mut f| f.read_exact(&mut header))
                     .map_err(|e| invalid(&packed_path, e))?;
                 packed::check_header(&header).map_err(|e| invalid(&packed_path, e))?;
                 Some(open_at(&packed_path, packed_end)?)

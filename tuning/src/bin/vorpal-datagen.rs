@@ -24,7 +24,7 @@ const USAGE: &str = "usage: vorpal-datagen --out PATH [options]
        vorpal-datagen merge OUT.bin SHARD.bin... concatenate packed files
   --out PATH            text data PATH, packed data PATH.bin, progress PATH.progress (appended)
   --format F            text, packed or both (default both)
-  --games N             total games wanted, counting recorded ones (default 100; 10^9 with --max-seconds)
+  --games N             total games wanted, counting recorded ones (default 100; no limit with --max-seconds)
   --threads N           worker threads, one search thread each (default 1)
   --nodes N             nodes per move (default 5000)
   --depth D             depth per move (instead of, or with, --nodes)
@@ -99,7 +99,7 @@ fn config(args: Vec<String>) -> Result<DatagenConfig, String> {
     if depth_given && !nodes_given {
         cfg.nodes = None;
     }
-    cfg.games = games.unwrap_or(if cfg.max_time.is_some() { 1_000_000_000 } else { 100 });
+    cfg.games = games.unwrap_or(if cfg.max_time.is_some() { u64::MAX } else { 100 });
     if cfg.threads == 0 {
         return Err("--threads must be at least 1".into());
     }
