@@ -142,11 +142,15 @@ impl PackedRecord {
         bytes[30] = result_code(result);
         let side = u8::from(pos.side_to_move() == Color::Black);
         bytes[31] = side | pos.castling().bits() << 1;
-        Ok(PackedRecord(bytes))
+        let record = PackedRecord(bytes);
+        // What is written must read back: the piece-list checks (armies, kings) apply here too.
+        record.pieces()?;
+        Ok(record)
     }
 
-    /// Decodes into a piece list, validating the record (piece codes, one king per side, no
-    /// pawn on the first or last rank, unused bits zero, score and result in range).
+    /// Decodes into a piece list, validating the record (piece codes, one king per side, at most
+    /// 16 pieces and 8 pawns per side, no pawn on the first or last rank, unused bits zero,
+    /// score and result in range).
     pub fn pieces(&self) -> Result<PieceList, PackError> {
         let b = &self.0;
         let occupancy = u64::from_le_bytes(b[0..8].try_into().unwrap_or([0; 8]));
@@ -183,6 +187,17 @@ impl PackedRecord {
             }
             let board = if on_b >> i & 1 == 1 { BoardId::B } else { BoardId::A };
             pieces.push(PlacedPiece { square, piece, board });
+        }
+        for color in [Color::White, Color::Black] {
+            let army = pieces.iter().filter(|p| p.piece.color() == color);
+            let (total, pawns) = army.fold((0, 0), |(t, n), p| {
+                (t + 1, n + usize::from(p.piece.kind() == PieceKind::Pawn))
+            });
+            if total > 16 || pawns > 8 {
+                return fail(format!(
+                    "{color:?} has {total} pieces and {pawns} pawns, at most 16 and 8"
+                ));
+            }
         }
         if kings != [1, 1] {
             return fail(format!(

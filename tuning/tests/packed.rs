@@ -108,6 +108,18 @@ fn corrupted_records_are_errors() {
         assert!(rec.pieces().is_err() || rec.decode().is_err(), "{what} accepted");
         assert!(rec.decode().is_err(), "{what} decoded");
     }
+    // Nine White pawns: the a3 knight (the tenth piece, high nibble of byte 12) made a pawn.
+    let eight = Position::from_fen("4k3/8/8/8/8/N7/PPPPPPPP/4K3 w - - 0 1", Rules::default()).unwrap();
+    let mut nine = PackedRecord::encode(&eight, 0, GameResult::Draw).unwrap();
+    assert_eq!(nine.0[12] >> 4, 1, "the knight's nibble");
+    nine.0[12] &= 0x0F;
+    assert!(nine.pieces().is_err(), "nine pawns accepted");
+    if let Ok(pos) = Position::from_fen("4k3/8/8/8/8/P7/PPPPPPPP/4K3 w - - 0 1", Rules::default()) {
+        assert!(
+            PackedRecord::encode(&pos, 0, GameResult::Draw).is_err(),
+            "nine pawns packed"
+        );
+    }
     // A sound piece list that is no legal position: castling rights while the a1 rook is gone.
     let no_rook = corrupt(&|b| b[8] = 0x11);
     assert!(no_rook.pieces().is_ok(), "a list check passes");
