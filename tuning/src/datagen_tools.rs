@@ -1,5 +1,5 @@
-//! `vorpal-datagen convert` (text data to packed) and `vorpal-datagen merge` (packed shards into
-//! one file). Both write to `OUT.tmp` and rename it to `OUT` at the end, so a failed run leaves
+//! `vorpal-datagen convert` (text data to packed), `vorpal-datagen merge` (packed shards into
+//! one file) and `vorpal-datagen dump` (packed to text, for inspection). Convert and merge write to `OUT.tmp` and rename it to `OUT` at the end, so a failed run leaves
 //! no half-written output; both refuse to overwrite an existing `OUT`.
 
 use crate::datagen::parse_line;
@@ -7,9 +7,9 @@ use crate::datagen_sink::with_suffix;
 use crate::packed::{check_header, result_from_white_score, PackedReader, PackedRecord, PackedWriter};
 use crate::packed::{HEADER_BYTES, RECORD_BYTES};
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, BufWriter, Read};
+use std::io::{self, BufRead, BufReader, BufWriter, Read, Write};
 use std::path::Path;
-use vorpal_engine::{Position, Rules};
+use vorpal_engine::{GameResult, Position, Rules};
 
 /// How many skipped lines a conversion lists by number and reason.
 pub const LISTED_SKIPS: usize = 20;
@@ -104,6 +104,29 @@ pub fn convert(input: &Path, out: &Path) -> io::Result<ConvertSummary> {
         }
         Ok(summary)
     })
+}
+
+/// Writes the records of the packed file `input` to `out` as text data lines (clocks 0 and 1:
+/// the packed form does not keep them); stops at the first bad or truncated record, naming it.
+/// Returns the records written.
+pub fn dump(input: &Path, out: &mut impl Write) -> io::Result<u64> {
+    let named = |msg: String| io::Error::new(io::ErrorKind::InvalidData, format!("{}: {msg}", input.display()));
+    let file = File::open(input).map_err(|e| named(e.to_string()))?;
+    let reader = PackedReader::new(BufReader::new(file)).map_err(|e| named(e.to_string()))?;
+    let mut count = 0;
+    for (i, record) in reader.enumerate() {
+        let record = record.map_err(|e| named(e.to_string()))?;
+        let list = record.pieces().map_err(|e| named(format!("record {i}: {e}")))?;
+        let result = match list.result {
+            GameResult::WhiteWins => "1.0",
+            GameResult::Draw => "0.5",
+            GameResult::BlackWins => "0.0",
+        };
+        writeln!(out, "{} | {} | {result}", list.to_fen(), list.score)?;
+        count += 1;
+    }
+    out.flush()?;
+    Ok(count)
 }
 
 /// Checks a shard before anything is written: its header, a whole number of records.

@@ -86,6 +86,33 @@ fn both_formats_hold_the_same_positions() {
         std::fs::read(&converted).unwrap(),
         std::fs::read(cfg.packed_path()).unwrap()
     );
+
+    // `dump` gives the text back, but for the clocks the packed form does not keep.
+    let without_clocks = |t: &str| -> Vec<String> {
+        t.lines()
+            .map(|l| {
+                let d = parse_line(l).unwrap();
+                let fields: Vec<&str> = d.fen.split_whitespace().collect();
+                format!(
+                    "{} {} | {} | {}",
+                    fields[..4].join(" "),
+                    fields.len(),
+                    d.score,
+                    d.result
+                )
+            })
+            .collect()
+    };
+    let dumped = datagen_cli(&["dump", cfg.packed_path().to_str().unwrap()]);
+    assert_eq!(dumped.status.code(), Some(0));
+    let dumped = String::from_utf8(dumped.stdout).unwrap();
+    assert!(dumped.lines().all(|l| l.contains(" - 0 1 | ")), "clocks 0 1");
+    assert_eq!(without_clocks(&dumped), without_clocks(&text));
+    assert_eq!(
+        datagen_cli(&["dump", out.to_str().unwrap()]).status.code(),
+        Some(1),
+        "text is no packed file"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

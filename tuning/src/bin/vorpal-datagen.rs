@@ -22,6 +22,7 @@ use vorpal_tuning::datagen_tools;
 const USAGE: &str = "usage: vorpal-datagen --out PATH [options]
        vorpal-datagen convert IN.txt OUT.bin     text data to packed records
        vorpal-datagen merge OUT.bin SHARD.bin... concatenate packed files
+       vorpal-datagen dump IN.bin                packed records as text lines on stdout
   --out PATH            text data PATH, packed data PATH.bin, progress PATH.progress (appended)
   --format F            text, packed or both (default both)
   --games N             total games wanted, counting recorded ones (default 100; no limit with --max-seconds)
@@ -158,6 +159,19 @@ fn merge(args: &[String]) -> Result<(), Failure> {
     Ok(())
 }
 
+fn dump(args: &[String]) -> Result<(), Failure> {
+    let [input] = args else {
+        return Err(Failure::Usage(format!("dump needs IN.bin\n{USAGE}")));
+    };
+    let mut stdout = io::BufWriter::new(io::stdout().lock());
+    match datagen_tools::dump(Path::new(input), &mut stdout) {
+        Ok(_) => Ok(()),
+        // A reader that stopped early (`| head`) is no failure.
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
+        Err(e) => Err(Failure::Run(e.to_string())),
+    }
+}
+
 fn generate(args: Vec<String>) -> Result<(), Failure> {
     let cfg = config(args).map_err(Failure::Usage)?;
     log::info!(
@@ -188,6 +202,7 @@ fn main() -> ExitCode {
     let outcome = match args.first().map(String::as_str) {
         Some("convert") => convert(&args[1..]),
         Some("merge") => merge(&args[1..]),
+        Some("dump") => dump(&args[1..]),
         _ => generate(args),
     };
     match outcome {
