@@ -6,7 +6,8 @@
 //! ([`vorpal_engine::game::outcome`]) or by adjudication (resign when the score stays beyond a
 //! bound, draw when it stays near zero late in the game, or a ply cap), so games stay short.
 //!
-//! Each kept position becomes one line of the output:
+//! Each kept position becomes one line of the text output, one 32-byte record of the packed
+//! output ([`crate::packed`]), or both:
 //!
 //! ```text
 //! <pipe FEN> | <search score in cp, White's view> | <result 1.0 / 0.5 / 0.0, White's view>
@@ -14,39 +15,40 @@
 //!
 //! Positions are left out while still in the opening (random plies plus `skip_plies`), when the
 //! side to move is in check, when the best move is a capture or promotion, when the score is a
-//! mate, and when the search did not finish one iteration: the tuner wants quiet positions whose
-//! static evaluation should predict the result.
+//! mate or beyond `max_score`, and when the search did not finish one iteration: the tuner wants
+//! quiet positions whose static evaluation should predict the result.
 //!
-//! Output is streamed: a game's lines are written (and flushed) as soon as the game ends, so
-//! memory stays bounded by the games in flight. A sidecar `<out>.progress` records every
-//! finished game (index, byte offset of the data file after it, positions, result) under a
-//! header naming the settings that shape the games. A game's moves depend only on the settings
-//! and its index, so rerunning with the same `--out` skips the recorded games and plays the
-//! rest; a partial game written by an interrupted run is cut off first.
+//! Output is streamed: a game's data is written (and flushed) as soon as the game ends, so
+//! memory stays bounded by the games in flight. A sidecar records every finished game with the
+//! byte lengths of the data files after it ([`crate::datagen_sink`]). A game's moves depend only
+//! on the settings and its index, so rerunning with the same `--out` skips the recorded games and
+//! plays the rest; a partial game written by an interrupted run is cut off first.
 
+use crate::datagen_progress::{progress_line, ProgressSnapshot};
+pub use crate::datagen_sink::{read_progress, GameRecord, OutputFormat, Progress, ProgressEntry};
+use crate::datagen_sink::{with_suffix, Sink};
+use crate::packed::PackedRecord;
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
-use std::collections::HashSet;
-use std::fs::{File, OpenOptions};
-use std::io::{self, BufRead, BufReader, Write};
-use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::io;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 use vorpal_engine::game::{Game, GameResult};
 use vorpal_engine::search::{Limits, Score, SearchControl, SearchOptions, Searcher};
 use vorpal_engine::{Move, Position};
 
-/// First line of a progress sidecar.
-const PROGRESS_MAGIC: &str = "# vorpal-datagen progress v1";
-
 /// Settings of a data generation run.
 #[derive(Clone, Debug)]
 pub struct DatagenConfig {
-    /// Data file (appended to); the sidecar is `<out>.progress`.
+    /// Text data file (appended to); the packed data is `<out>.bin`, the sidecar `<out>.progress`.
     pub out: PathBuf,
-    /// Total number of games wanted (games already recorded count towards it).
+    /// Which data files are written.
+    pub format: OutputFormat,
+    /// Total number of games wanted (games already recorded count towards it); `u64::MAX` =
+    /// no limit (a time budget ends the run).
     pub games: u64,
     /// Worker threads, each playing its own games with a one-thread searcher.
     pub threads: usize,
@@ -64,6 +66,8 @@ pub struct DatagenConfig {
     pub opening_window: i32,
     /// Positions of the first `random_plies + skip_plies` plies are not written.
     pub skip_plies: u32,
+    /// Positions whose |score| exceeds this (cp) are not written; 0 = no bound.
+    pub max_score: i32,
     /// Games reaching this many plies are adjudicated drawn.
     pub max_plies: u32,
     /// Resign adjudication: |score| at least this (cp, or a mate) ...
@@ -78,12 +82,15 @@ pub struct DatagenConfig {
     pub draw_after: u32,
     /// Start no new game after this much time.
     pub max_time: Option<Duration>,
+    /// Interval between progress lines on stderr.
+    pub progress_interval: Duration,
 }
 
 impl Default for DatagenConfig {
     fn default() -> Self {
         DatagenConfig {
             out: PathBuf::from("datagen.txt"),
+            format: OutputFormat::Both,
             games: 100,
             threads: 1,
             nodes: Some(5000),
@@ -93,6 +100,7 @@ impl Default for DatagenConfig {
             random_plies: 8,
             opening_window: 400,
             skip_plies: 8,
+            max_score: 3000,
             max_plies: 400,
             resign_cp: 1000,
             resign_plies: 6,
@@ -100,6 +108,7 @@ impl Default for DatagenConfig {
             draw_plies: 12,
             draw_after: 80,
             max_time: None,
+            progress_interval: Duration::from_secs(5),
         }
     }
 }
@@ -109,8 +118,8 @@ impl DatagenConfig {
     pub fn signature(&self) -> String {
         let opt = |v: Option<String>| v.unwrap_or_else(|| "-".into());
         format!(
-            "seed={} nodes={} depth={} hash={} random_plies={} opening_window={} skip_plies={} max_plies={} \
-             resign={}/{} draw={}/{}/{}",
+            "seed={} nodes={} depth={} hash={} random_plies={} opening_window={} skip_plies={} max_score={} \
+             max_plies={} resign={}/{} draw={}/{}/{}",
             self.seed,
             opt(self.nodes.map(|n| n.to_string())),
             opt(self.depth.map(|d| d.to_string())),
@@ -118,6 +127,7 @@ impl DatagenConfig {
             self.random_plies,
             self.opening_window,
             self.skip_plies,
+            self.max_score,
             self.max_plies,
             self.resign_cp,
             self.resign_plies,
@@ -137,9 +147,12 @@ impl DatagenConfig {
 
     /// Path of the progress sidecar.
     pub fn progress_path(&self) -> PathBuf {
-        let mut name = self.out.clone().into_os_string();
-        name.push(".progress");
-        PathBuf::from(name)
+        with_suffix(&self.out, ".progress")
+    }
+
+    /// Path of the packed data file.
+    pub fn packed_path(&self) -> PathBuf {
+        with_suffix(&self.out, ".bin")
     }
 }
 
@@ -165,19 +178,6 @@ impl DatagenSummary {
     pub fn positions_per_second(&self) -> f64 {
         self.positions as f64 / self.elapsed.as_secs_f64().max(1e-9)
     }
-}
-
-/// One finished game, ready to be written.
-#[derive(Clone, Debug)]
-pub struct GameRecord {
-    /// Output lines, each ending in a newline.
-    pub lines: String,
-    /// Number of lines.
-    pub positions: u64,
-    /// Plies played.
-    pub plies: u64,
-    /// Final result.
-    pub result: GameResult,
 }
 
 /// Result as written in the data: 1.0, 0.5 or 0.0 from White's view.
@@ -207,9 +207,12 @@ fn white_score(score: Score, stm_white: bool) -> (i32, bool) {
     (if stm_white { v } else { -v }, mate)
 }
 
-/// Plays random opening plies from the start (re-rolled while the game ends in them or the
-/// quick search score is outside the window); returns the game after the opening.
-fn random_opening(cfg: &DatagenConfig, rng: &mut StdRng, searcher: &mut Searcher, control: &SearchControl) -> Game {
+/// Plays random opening plies from the start and returns the game after them. The opening is
+/// re-rolled while the game ends in it or, with an opening window, while the side to move's
+/// search score (same limits as the game, fresh hash) is beyond the window: a lopsided start
+/// would only teach "the side ahead wins". After 100 unbalanced attempts the next playable
+/// opening is taken, so a narrow window cannot stall a worker.
+pub fn random_opening(cfg: &DatagenConfig, rng: &mut StdRng, searcher: &mut Searcher, control: &SearchControl) -> Game {
     let limits = cfg.limits();
     for attempt in 0.. {
         let mut game = Game::new(Position::startpos());
@@ -243,13 +246,18 @@ fn random_opening(cfg: &DatagenConfig, rng: &mut StdRng, searcher: &mut Searcher
 }
 
 /// Plays game number `index` with `searcher`; the moves depend only on `cfg` and `index`.
-pub fn play_game(cfg: &DatagenConfig, index: u64, searcher: &mut Searcher, control: &SearchControl) -> GameRecord {
+pub fn play_game(
+    cfg: &DatagenConfig,
+    index: u64,
+    searcher: &mut Searcher,
+    control: &SearchControl,
+) -> io::Result<GameRecord> {
     let mut rng = StdRng::seed_from_u64(game_seed(cfg.seed, index));
     let mut game = random_opening(cfg, &mut rng, searcher, control);
     searcher.clear();
     let limits = cfg.limits();
     let first_kept = (cfg.random_plies + cfg.skip_plies) as usize;
-    let mut kept: Vec<(String, i32)> = Vec::new();
+    let mut kept: Vec<(Position, i32)> = Vec::new();
     let (mut white_ahead, mut black_ahead, mut quiet) = (0u32, 0u32, 0u32);
     let result = loop {
         if let Some((result, _)) = game.outcome() {
@@ -266,8 +274,9 @@ pub fn play_game(cfg: &DatagenConfig, index: u64, searcher: &mut Searcher, contr
             break GameResult::Draw;
         };
         let (score, mate) = white_score(r.score, pos.side_to_move() == vorpal_engine::Color::White);
-        if ply >= first_kept && !pos.in_check() && !best.is_noisy() && !mate && r.depth > 0 {
-            kept.push((pos.to_fen(), score));
+        let in_bounds = cfg.max_score <= 0 || score.abs() <= cfg.max_score;
+        if ply >= first_kept && !pos.in_check() && !best.is_noisy() && !mate && in_bounds && r.depth > 0 {
+            kept.push((pos, score));
         }
         // Adjudication on the scores of consecutive plies (both sides' searches agree).
         let beyond = mate || score.abs() >= cfg.resign_cp;
@@ -291,144 +300,23 @@ pub fn play_game(cfg: &DatagenConfig, index: u64, searcher: &mut Searcher, contr
         debug_assert!(played, "the search returned an illegal move");
     };
     let res = result_text(result);
-    let mut lines = String::with_capacity(kept.len() * 96);
-    for (fen, score) in &kept {
-        lines.push_str(&format!("{fen} | {score} | {res}\n"));
+    let mut lines = String::new();
+    let mut packed = Vec::new();
+    for (pos, score) in &kept {
+        if cfg.format.text() {
+            lines.push_str(&format!("{} | {score} | {res}\n", pos.to_fen()));
+        }
+        if cfg.format.packed() {
+            packed.extend_from_slice(&PackedRecord::encode(pos, *score, result)?.0);
+        }
     }
-    GameRecord {
+    Ok(GameRecord {
         lines,
+        packed,
         positions: kept.len() as u64,
         plies: game.moves().len() as u64,
         result,
-    }
-}
-
-/// One recorded game of a progress sidecar.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ProgressEntry {
-    /// Game index.
-    pub index: u64,
-    /// Length of the data file after this game was written.
-    pub end_offset: u64,
-    /// Positions written for it.
-    pub positions: u64,
-}
-
-/// Reads a progress sidecar: (settings signature, recorded games in write order).
-pub fn read_progress(path: &Path) -> io::Result<(String, Vec<ProgressEntry>)> {
-    let bad = |msg: String| io::Error::new(io::ErrorKind::InvalidData, format!("{}: {msg}", path.display()));
-    let mut lines = BufReader::new(File::open(path)?).lines();
-    if lines.next().transpose()?.as_deref() != Some(PROGRESS_MAGIC) {
-        return Err(bad("not a vorpal-datagen progress file".into()));
-    }
-    let signature = lines
-        .next()
-        .transpose()?
-        .and_then(|l| l.strip_prefix("# settings ").map(str::to_string))
-        .ok_or_else(|| bad("missing settings line".into()))?;
-    let mut entries = Vec::new();
-    for line in lines {
-        let line = line?;
-        let f: Vec<u64> = line
-            .split_whitespace()
-            .take(3)
-            .map(|t| t.parse::<u64>())
-            .collect::<Result<_, _>>()
-            .map_err(|e| bad(format!("bad line '{line}': {e}")))?;
-        if f.len() < 3 {
-            // A torn last line from an interrupted write: the game is not recorded.
-            continue;
-        }
-        entries.push(ProgressEntry {
-            index: f[0],
-            end_offset: f[1],
-            positions: f[2],
-        });
-    }
-    Ok((signature, entries))
-}
-
-/// The data file and the sidecar, written together under one lock.
-struct Sink {
-    data: File,
-    progress: File,
-    offset: u64,
-}
-
-impl Sink {
-    /// Opens (or creates) the output pair, checking the settings and cutting off a partial game.
-    fn open(cfg: &DatagenConfig) -> io::Result<(Sink, HashSet<u64>)> {
-        let progress_path = cfg.progress_path();
-        let signature = cfg.signature();
-        let mut done = HashSet::new();
-        let mut offset = 0;
-        if progress_path.exists() {
-            // A torn last line (interrupted write) is dropped: that game is played again.
-            let bytes = std::fs::read(&progress_path)?;
-            if bytes.last().is_some_and(|&b| b != b'\n') {
-                let keep = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-                OpenOptions::new()
-                    .write(true)
-                    .open(&progress_path)?
-                    .set_len(keep as u64)?;
-            }
-            let (old, entries) = read_progress(&progress_path)?;
-            if old != signature {
-                return Err(io::Error::new(
-                    io::ErrorKind::InvalidInput,
-                    format!(
-                        "{} was generated with other settings ({old}); resume with the same settings or use \
-                         another --out",
-                        cfg.out.display()
-                    ),
-                ));
-            }
-            offset = entries.iter().map(|e| e.end_offset).max().unwrap_or(0);
-            done.extend(entries.iter().map(|e| e.index));
-        } else if cfg.out.exists() && std::fs::metadata(&cfg.out)?.len() > 0 {
-            return Err(io::Error::new(
-                io::ErrorKind::AlreadyExists,
-                format!(
-                    "{} exists without {}; refusing to append",
-                    cfg.out.display(),
-                    progress_path.display()
-                ),
-            ));
-        }
-        let data = OpenOptions::new().create(true).append(true).open(&cfg.out)?;
-        let len = data.metadata()?.len();
-        if len < offset {
-            return Err(io::Error::new(
-                io::ErrorKind::InvalidData,
-                format!("{} is shorter than its progress record says", cfg.out.display()),
-            ));
-        }
-        if len > offset {
-            log::warn!("cutting off {} bytes of an unfinished game", len - offset);
-            data.set_len(offset)?;
-        }
-        let mut progress = OpenOptions::new().create(true).append(true).open(&progress_path)?;
-        if offset == 0 && done.is_empty() {
-            progress.set_len(0)?;
-            writeln!(progress, "{PROGRESS_MAGIC}\n# settings {signature}")?;
-        }
-        Ok((Sink { data, progress, offset }, done))
-    }
-
-    /// Appends one game and records it.
-    fn write(&mut self, index: u64, record: &GameRecord) -> io::Result<()> {
-        self.data.write_all(record.lines.as_bytes())?;
-        self.data.flush()?;
-        self.offset += record.lines.len() as u64;
-        writeln!(
-            self.progress,
-            "{index} {} {} {}",
-            self.offset,
-            record.positions,
-            record.result.pgn()
-        )?;
-        self.progress.flush()
-    }
+    })
 }
 
 /// Runs the generation described by `cfg` until `cfg.games` games are recorded (or the time
@@ -440,7 +328,7 @@ pub fn run(cfg: &DatagenConfig) -> io::Result<DatagenSummary> {
             "give a node or depth limit",
         ));
     }
-    let (sink, done) = Sink::open(cfg)?;
+    let (sink, done) = Sink::open(&cfg.out, cfg.format, &cfg.signature())?;
     let already = done.len() as u64;
     if already > 0 {
         log::info!(
@@ -448,68 +336,94 @@ pub fn run(cfg: &DatagenConfig) -> io::Result<DatagenSummary> {
             cfg.games.saturating_sub(already)
         );
     }
-    let sink = Mutex::new((sink, Instant::now()));
+    let sink = Mutex::new(sink);
     let next = AtomicU64::new(0);
     let (games, positions, plies) = (AtomicU64::new(0), AtomicU64::new(0), AtomicU64::new(0));
     let results: [AtomicU64; 3] = Default::default();
     let start = Instant::now();
     let failure: Mutex<Option<io::Error>> = Mutex::new(None);
-    std::thread::scope(|scope| {
-        for _ in 0..cfg.threads.max(1) {
-            let work = || {
-                let options = SearchOptions {
-                    threads: 1,
-                    hash_mb: cfg.hash_mb,
-                    ..SearchOptions::default()
-                };
-                let mut searcher = Searcher::new(options);
-                let control = SearchControl::new();
-                loop {
-                    if failure.lock().expect("lock").is_some() || cfg.max_time.is_some_and(|t| start.elapsed() >= t) {
-                        break;
-                    }
-                    // Game indices in order, skipping recorded ones (no list of the whole run).
-                    let index = next.fetch_add(1, Ordering::SeqCst);
-                    if index >= cfg.games {
-                        break;
-                    }
-                    if done.contains(&index) {
-                        continue;
-                    }
-                    let record = play_game(cfg, index, &mut searcher, &control);
-                    let mut guard = sink.lock().expect("lock");
-                    if let Err(e) = guard.0.write(index, &record) {
-                        *failure.lock().expect("lock") = Some(e);
-                        break;
-                    }
-                    let g = games.fetch_add(1, Ordering::SeqCst) + 1;
-                    let p = positions.fetch_add(record.positions, Ordering::SeqCst) + record.positions;
-                    plies.fetch_add(record.plies, Ordering::SeqCst);
-                    let slot = match record.result {
-                        GameResult::WhiteWins => 0,
-                        GameResult::Draw => 1,
-                        GameResult::BlackWins => 2,
-                    };
-                    results[slot].fetch_add(1, Ordering::SeqCst);
-                    if guard.1.elapsed() >= Duration::from_secs(10) {
-                        guard.1 = Instant::now();
-                        let secs = start.elapsed().as_secs_f64();
-                        log::info!(
-                            "{} / {} games, {p} positions, {:.1} positions/s",
-                            already + g,
-                            cfg.games,
-                            p as f64 / secs
-                        );
-                    }
+    let failed = AtomicBool::new(false);
+    let fail = |e: io::Error| {
+        failed.store(true, Ordering::SeqCst);
+        let mut slot = failure.lock().unwrap_or_else(|p| p.into_inner());
+        slot.get_or_insert(e);
+    };
+    let worker = || {
+        let options = SearchOptions {
+            threads: 1,
+            hash_mb: cfg.hash_mb,
+            ..SearchOptions::default()
+        };
+        let mut searcher = Searcher::new(options);
+        let control = SearchControl::new();
+        loop {
+            if failed.load(Ordering::SeqCst) || cfg.max_time.is_some_and(|t| start.elapsed() >= t) {
+                break;
+            }
+            // Game indices in order, skipping recorded ones (no list of the whole run).
+            let index = next.fetch_add(1, Ordering::SeqCst);
+            if index >= cfg.games {
+                break;
+            }
+            if done.contains(&index) {
+                continue;
+            }
+            let written = play_game(cfg, index, &mut searcher, &control).and_then(|record| {
+                sink.lock()
+                    .map_or_else(|_| Err(poisoned()), |mut s| s.write(index, &record))
+                    .map(|()| record)
+            });
+            let record = match written {
+                Ok(record) => record,
+                Err(e) => {
+                    fail(e);
+                    break;
                 }
             };
-            std::thread::Builder::new()
+            games.fetch_add(1, Ordering::SeqCst);
+            positions.fetch_add(record.positions, Ordering::SeqCst);
+            plies.fetch_add(record.plies, Ordering::SeqCst);
+            let slot = match record.result {
+                GameResult::WhiteWins => 0,
+                GameResult::Draw => 1,
+                GameResult::BlackWins => 2,
+            };
+            results[slot].fetch_add(1, Ordering::SeqCst);
+        }
+    };
+    let snapshot = || ProgressSnapshot {
+        games_recorded: already + games.load(Ordering::SeqCst),
+        games_wanted: cfg.games,
+        games_this_run: games.load(Ordering::SeqCst),
+        positions_this_run: positions.load(Ordering::SeqCst),
+        elapsed: start.elapsed(),
+        time_left: cfg.max_time.map(|t| t.saturating_sub(start.elapsed())),
+    };
+    std::thread::scope(|scope| {
+        let mut workers = Vec::new();
+        for _ in 0..cfg.threads.max(1) {
+            match std::thread::Builder::new()
                 .stack_size(16 << 20)
-                .spawn_scoped(scope, work)
-                .expect("spawn datagen worker");
+                .spawn_scoped(scope, worker)
+            {
+                Ok(handle) => workers.push(handle),
+                Err(e) => fail(e),
+            }
+        }
+        // The scope's own thread reports progress until every worker has ended.
+        let tick = Duration::from_millis(50).min(cfg.progress_interval);
+        let mut last_report = Instant::now();
+        while !workers.iter().all(|w| w.is_finished()) {
+            std::thread::sleep(tick);
+            if last_report.elapsed() >= cfg.progress_interval {
+                last_report = Instant::now();
+                log::info!("{}", progress_line(&snapshot()));
+            }
         }
     });
-    if let Some(e) = failure.into_inner().expect("lock") {
+    // A last line, so even a run shorter than the interval reports its rate.
+    log::info!("{}", progress_line(&snapshot()));
+    if let Some(e) = failure.into_inner().unwrap_or_else(|p| p.into_inner()) {
         return Err(e);
     }
     let games = games.into_inner();
@@ -521,6 +435,11 @@ pub fn run(cfg: &DatagenConfig) -> io::Result<DatagenSummary> {
         results: results.map(AtomicU64::into_inner),
         elapsed: start.elapsed(),
     })
+}
+
+/// The error of a lock whose holder panicked.
+fn poisoned() -> io::Error {
+    io::Error::other("a datagen worker panicked while writing")
 }
 
 /// One parsed data line.

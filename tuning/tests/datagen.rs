@@ -30,13 +30,13 @@ fn quick(out: &Path, games: u64) -> DatagenConfig {
 /// The data of each recorded game, keyed by game index.
 fn games_of(out: &Path) -> BTreeMap<u64, String> {
     let cfg = quick(out, 0);
-    let (_, entries) = read_progress(&cfg.progress_path()).unwrap();
+    let entries = read_progress(&cfg.progress_path()).unwrap().entries;
     let text = std::fs::read_to_string(out).unwrap();
     let mut start = 0;
     let mut games = BTreeMap::new();
     for e in entries {
-        games.insert(e.index, text[start..e.end_offset as usize].to_string());
-        start = e.end_offset as usize;
+        games.insert(e.index, text[start..e.text_end as usize].to_string());
+        start = e.text_end as usize;
     }
     assert_eq!(start, text.len(), "the progress file covers the whole data file");
     games
@@ -52,7 +52,7 @@ fn lines_are_well_formed_and_resuming_continues() {
     assert!(first.positions > 0, "some positions kept");
     assert_eq!(text.lines().count() as u64, first.positions);
     for (index, game) in games_of(&out) {
-        let (_, entries) = read_progress(&quick(&out, 0).progress_path()).unwrap();
+        let entries = read_progress(&quick(&out, 0).progress_path()).unwrap().entries;
         let entry = entries.iter().find(|e| e.index == index).unwrap();
         assert_eq!(game.lines().count() as u64, entry.positions);
         let results: Vec<f64> = game.lines().map(|l| parse_line(l).unwrap().result).collect();

@@ -1,21 +1,31 @@
-//! `vorpal-datagen`: self-play games writing `<fen> | <score> | <result>` lines for tuning.
+//! `vorpal-datagen`: self-play games writing `<fen> | <score> | <result>` lines and packed
+//! 32-byte records for tuning and NNUE training; `convert` and `merge` for the packed files.
 //!
 //! ```text
-//! vorpal-datagen --out /work/data/selfplay.txt --games 100000 --nodes 5000 --threads 1 --max-seconds 600
+//! vorpal-datagen --out data/selfplay --games 100000 --nodes 5000 --threads 1 --max-seconds 600
+//! vorpal-datagen convert old.txt old.bin
+//! vorpal-datagen merge all.bin data/shard-1.bin data/shard-2.bin
 //! ```
 //!
-//! Rerunning with the same `--out` and settings continues where the last run stopped.
+//! Rerunning with the same `--out` and settings continues where the last run stopped. Usage
+//! errors exit with status 2, failures of a run with status 1.
 
 #![forbid(unsafe_code)]
 
-use std::path::PathBuf;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 use vorpal_tuning::datagen::{self, DatagenConfig};
+use vorpal_tuning::datagen_tools;
 
-const USAGE: &str = "usage: vorpal-datagen --out FILE [options]
-  --out FILE            data file (appended; progress kept in FILE.progress)
-  --games N             total games wanted, counting recorded ones (default 100; 10^9 with --max-seconds)
+const USAGE: &str = "usage: vorpal-datagen --out PATH [options]
+       vorpal-datagen convert IN.txt OUT.bin     text data to packed records
+       vorpal-datagen merge OUT.bin SHARD.bin... concatenate packed files
+       vorpal-datagen dump IN.bin                packed records as text lines on stdout
+  --out PATH            text data PATH, packed data PATH.bin, progress PATH.progress (appended)
+  --format F            text, packed or both (default both)
+  --games N             total games wanted, counting recorded ones (default 100; no limit with --max-seconds)
   --threads N           worker threads, one search thread each (default 1)
   --nodes N             nodes per move (default 5000)
   --depth D             depth per move (instead of, or with, --nodes)
@@ -24,14 +34,22 @@ const USAGE: &str = "usage: vorpal-datagen --out FILE [options]
   --random-plies K      random opening plies (default 8)
   --opening-window CP   re-roll openings scoring beyond this (default 400, 0 = off)
   --skip-plies N        plies after the opening not written (default 8)
+  --max-score CP        skip positions with |score| above CP (default 3000, 0 = no bound)
   --max-plies N         adjudicate a draw at this length (default 400)
   --resign CP PLIES     resign when |score| >= CP for PLIES plies (default 1000 6, PLIES 0 = off)
   --draw CP PLIES AFTER draw when |score| <= CP for PLIES plies after ply AFTER (default 10 12 80)
-  --max-seconds S       start no new game after S seconds";
+  --max-seconds S       start no new game after S seconds
+  --progress-seconds S  progress line on stderr every S seconds (default 5)";
 
 fn parse<T: std::str::FromStr>(args: &mut impl Iterator<Item = String>, name: &str) -> Result<T, String> {
     let v = args.next().ok_or_else(|| format!("{name} needs a value"))?;
     v.parse().map_err(|_| format!("bad value '{v}' for {name}"))
+}
+
+/// A duration in seconds (finite, not negative).
+fn seconds(args: &mut impl Iterator<Item = String>, name: &str) -> Result<Duration, String> {
+    let s: f64 = parse(args, name)?;
+    Duration::try_from_secs_f64(s).map_err(|_| format!("bad value '{s}' for {name}"))
 }
 
 fn config(args: Vec<String>) -> Result<DatagenConfig, String> {
@@ -45,6 +63,9 @@ fn config(args: Vec<String>) -> Result<DatagenConfig, String> {
         let a = &mut it;
         match arg.as_str() {
             "--out" => out = Some(PathBuf::from(parse::<String>(a, &arg)?)),
+            "--format" => cfg.format = parse::<String>(a, &arg)?.parse()?,
+            "--max-score" => cfg.max_score = parse(a, &arg)?,
+            "--progress-seconds" => cfg.progress_interval = seconds(a, &arg)?,
             "--games" => games = Some(parse(a, &arg)?),
             "--threads" => cfg.threads = parse(a, &arg)?,
             "--nodes" => {
@@ -70,7 +91,7 @@ fn config(args: Vec<String>) -> Result<DatagenConfig, String> {
                 cfg.draw_plies = parse(a, &arg)?;
                 cfg.draw_after = parse(a, &arg)?;
             }
-            "--max-seconds" => cfg.max_time = Some(Duration::from_secs_f64(parse(a, &arg)?)),
+            "--max-seconds" => cfg.max_time = Some(seconds(a, &arg)?),
             "-h" | "--help" => return Err(USAGE.into()),
             other => return Err(format!("unknown argument '{other}'\n{USAGE}")),
         }
@@ -79,41 +100,119 @@ fn config(args: Vec<String>) -> Result<DatagenConfig, String> {
     if depth_given && !nodes_given {
         cfg.nodes = None;
     }
-    cfg.games = games.unwrap_or(if cfg.max_time.is_some() { 1_000_000_000 } else { 100 });
+    cfg.games = games.unwrap_or(if cfg.max_time.is_some() { u64::MAX } else { 100 });
     if cfg.threads == 0 {
         return Err("--threads must be at least 1".into());
     }
     Ok(cfg)
 }
 
+/// Prints a line on stdout; a closed pipe is not an error worth a panic.
+fn say(text: String) {
+    let _ = writeln!(io::stdout().lock(), "{text}");
+}
+
+/// Prints a line on stderr, ignoring a closed pipe.
+fn warn(text: String) {
+    let _ = writeln!(io::stderr().lock(), "{text}");
+}
+
+/// A usage error (status 2) or a failed run (status 1).
+enum Failure {
+    Usage(String),
+    Run(String),
+}
+
+fn convert(args: &[String]) -> Result<(), Failure> {
+    let [input, out] = args else {
+        return Err(Failure::Usage(format!("convert needs IN.txt OUT.bin\n{USAGE}")));
+    };
+    let s = datagen_tools::convert(Path::new(input), Path::new(out)).map_err(|e| Failure::Run(e.to_string()))?;
+    for reason in &s.skip_reasons {
+        warn(format!("skipped {reason}"));
+    }
+    if s.skipped > s.skip_reasons.len() as u64 {
+        warn(format!(
+            "... and {} more skipped lines",
+            s.skipped - s.skip_reasons.len() as u64
+        ));
+    }
+    say(format!(
+        "converted {} of {} lines to {out}, skipped {}",
+        s.converted, s.lines, s.skipped
+    ));
+    Ok(())
+}
+
+fn merge(args: &[String]) -> Result<(), Failure> {
+    let Some((out, shards)) = args.split_first().filter(|(_, shards)| !shards.is_empty()) else {
+        return Err(Failure::Usage(format!(
+            "merge needs OUT.bin and at least one shard\n{USAGE}"
+        )));
+    };
+    let shards: Vec<&Path> = shards.iter().map(Path::new).collect();
+    let s = datagen_tools::merge(Path::new(out), &shards).map_err(|e| Failure::Run(e.to_string()))?;
+    say(format!(
+        "merged {} records of {} shards into {out}",
+        s.records, s.shards
+    ));
+    Ok(())
+}
+
+fn dump(args: &[String]) -> Result<(), Failure> {
+    let [input] = args else {
+        return Err(Failure::Usage(format!("dump needs IN.bin\n{USAGE}")));
+    };
+    let mut stdout = io::BufWriter::new(io::stdout().lock());
+    match datagen_tools::dump(Path::new(input), &mut stdout) {
+        Ok(_) => Ok(()),
+        // A reader that stopped early (`| head`) is no failure.
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
+        Err(e) => Err(Failure::Run(e.to_string())),
+    }
+}
+
+fn generate(args: Vec<String>) -> Result<(), Failure> {
+    let cfg = config(args).map_err(Failure::Usage)?;
+    log::info!(
+        "settings: {} threads={} format={}",
+        cfg.signature(),
+        cfg.threads,
+        cfg.format
+    );
+    let s = datagen::run(&cfg).map_err(|e| Failure::Run(e.to_string()))?;
+    let secs = s.elapsed.as_secs_f64();
+    say(format!(
+        "games {} (recorded in total {}), +{} ={} -{} (White view), {} plies, {} positions in {:.1} s",
+        s.games, s.games_total, s.results[0], s.results[1], s.results[2], s.plies, s.positions, secs
+    ));
+    say(format!(
+        "rate: {:.1} positions/s, {:.2} games/s, {:.1} plies/game, {:.1} positions/game",
+        s.positions_per_second(),
+        s.games as f64 / secs.max(1e-9),
+        s.plies as f64 / s.games.max(1) as f64,
+        s.positions as f64 / s.games.max(1) as f64
+    ));
+    Ok(())
+}
+
 fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("info")).init();
-    let cfg = match config(std::env::args().skip(1).collect()) {
-        Ok(cfg) => cfg,
-        Err(e) => {
-            eprintln!("{e}");
-            return ExitCode::from(2);
-        }
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let outcome = match args.first().map(String::as_str) {
+        Some("convert") => convert(&args[1..]),
+        Some("merge") => merge(&args[1..]),
+        Some("dump") => dump(&args[1..]),
+        _ => generate(args),
     };
-    log::info!("settings: {} threads={}", cfg.signature(), cfg.threads);
-    match datagen::run(&cfg) {
-        Ok(s) => {
-            let secs = s.elapsed.as_secs_f64();
-            println!(
-                "games {} (recorded in total {}), +{} ={} -{} (White view), {} plies, {} positions in {:.1} s",
-                s.games, s.games_total, s.results[0], s.results[1], s.results[2], s.plies, s.positions, secs
-            );
-            println!(
-                "rate: {:.1} positions/s, {:.2} games/s, {:.1} plies/game, {:.1} positions/game",
-                s.positions_per_second(),
-                s.games as f64 / secs.max(1e-9),
-                s.plies as f64 / s.games.max(1) as f64,
-                s.positions as f64 / s.games.max(1) as f64
-            );
-            ExitCode::SUCCESS
+    match outcome {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(Failure::Usage(e)) => {
+            warn(e);
+            ExitCode::from(2)
         }
-        Err(e) => {
-            eprintln!("vorpal-datagen: {e}");
+        Err(Failure::Run(e)) => {
+            warn(format!("vorpal-datagen: {e}"));
             ExitCode::FAILURE
         }
     }
