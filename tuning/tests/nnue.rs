@@ -254,3 +254,31 @@ fn bad_arguments_print_the_usage_and_exit_2() {
     assert_eq!(output.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&output.stderr).contains("/nonexistent/data.txt"));
 }
+
+/// The trainer's integer evaluation of a sample (`quant::quantised_eval`) is the engine's
+/// evaluation of the position, for a trained-then-quantised network with its virtual rows
+/// folded in: what the trainer reports as the quantised model is what the engine plays.
+#[test]
+fn the_engine_evaluates_like_the_trainers_quantised_model() {
+    use vorpal_tuning::nnue::model::Network as FloatNet;
+    let mut rng = StdRng::seed_from_u64(99);
+    let mut float = FloatNet::random(32, &mut rng);
+    for w in float.ft_weights.iter_mut() {
+        *w += rng.gen_range(-0.05..0.05);
+    }
+    for b in &mut float.ft_bias {
+        *b = rng.gen_range(0.0..0.5);
+    }
+    let file = vorpal_tuning::nnue::quant::quantise(&float, 400, "test".into());
+    let engine = vorpal_engine::nnue::Network::from_file(file.clone()).unwrap();
+    let mut compared = 0;
+    for line in synthetic_lines(20, 5) {
+        let fen = line.split(" | ").next().unwrap();
+        let pos = Position::from_fen(fen, vorpal_engine::Rules::default()).unwrap();
+        let sample = Sample::from_position(&pos, 0, 0.5).unwrap();
+        let trainer = vorpal_tuning::nnue::quant::quantised_eval(&file, &sample);
+        assert_eq!(engine.evaluate_position(&pos), trainer, "{fen}");
+        compared += 1;
+    }
+    assert!(compared > 100, "only {compared} positions");
+}

@@ -14,14 +14,15 @@
 //! ```
 
 use super::model::Network;
+use super::model::TRAIN_INPUTS;
 use super::optim::AdamState;
 use vorpal_engine::nnue::format::fnv1a;
-use vorpal_engine::nnue::{format::MAX_HIDDEN, INPUTS};
+use vorpal_engine::nnue::format::MAX_HIDDEN;
 
 /// Magic bytes of a checkpoint.
 pub const CHECKPOINT_MAGIC: &[u8; 8] = b"VORPALCK";
 /// Version of the layout above.
-pub const CHECKPOINT_VERSION: u32 = 1;
+pub const CHECKPOINT_VERSION: u32 = 2;
 
 /// Everything needed to continue a run.
 #[derive(Clone, Debug, PartialEq)]
@@ -83,7 +84,7 @@ impl Checkpoint {
         if hidden == 0 || hidden > MAX_HIDDEN {
             return Err(format!("checkpoint hidden size {hidden} out of range"));
         }
-        let params = INPUTS * hidden + 3 * hidden + 1;
+        let params = TRAIN_INPUTS * hidden + 3 * hidden + 1;
         let needed = HEADER + 3 * 4 * params + 8;
         if bytes.len() != needed {
             return Err(format!("checkpoint has {} bytes, expected {needed}", bytes.len()));
@@ -106,7 +107,7 @@ impl Checkpoint {
         };
         let mut nets = Vec::with_capacity(3);
         for _ in 0..3 {
-            let ft_weights = take(INPUTS * hidden);
+            let ft_weights = take(TRAIN_INPUTS * hidden);
             let ft_bias = take(hidden);
             let out_weights = take(2 * hidden);
             let out_bias = take(1)[0];

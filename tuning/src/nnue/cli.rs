@@ -4,7 +4,7 @@
 use super::checkpoint::Checkpoint;
 use super::data::{load_samples, split_holdout, LoadReport, Sample};
 use super::quant::{quantise, quantised_eval};
-use super::train::{fit_k, score_loss, TrainConfig, Trainer};
+use super::train::{fit_k, hand_crafted_loss, score_loss, TrainConfig, Trainer};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -23,6 +23,8 @@ pub const USAGE: &str = "usage: vorpal-nnue --data FILE [FILE ...] [options]
   --scale CP          centipawns per unit of network output (default 400)
   --k CP              sigmoid scale (default: fitted on the training set)
   --seed N            seed of weights and shuffling (default 1)
+  --hce-prior X       weight of the hand-crafted evaluation in the training target (default 0)
+  --no-augment        no board-swapped / file-mirrored copies of positions without castling
   --threads N         worker threads (default: all cores)
   --checkpoint DIR    write a float checkpoint there after every epoch (epoch-N.ckpt)
   --resume FILE       continue the run of a checkpoint (same data and options)
@@ -96,6 +98,8 @@ pub fn parse_args(args: Vec<String>) -> Result<Options, String> {
             "--scale" => o.train.scale = value(a, &arg)?,
             "--k" => o.k = Some(value(a, &arg)?),
             "--seed" => o.train.seed = value(a, &arg)?,
+            "--no-augment" => o.train.augment = false,
+            "--hce-prior" => o.train.hce_prior = value(a, &arg)?,
             "--threads" => o.threads = Some(value(a, &arg)?),
             "--checkpoint" => o.checkpoint = Some(PathBuf::from(value::<String>(a, &arg)?)),
             "--resume" => o.resume = Some(PathBuf::from(value::<String>(a, &arg)?)),
@@ -252,6 +256,10 @@ pub fn run(o: Options, command: &str) -> Result<(), String> {
         say(&format!(
             "validation loss of the search score itself (the floor): {:.6}",
             score_loss(&val, &trainer.loss)
+        ));
+        say(&format!(
+            "validation loss of the hand-crafted static evaluation (the baseline): {:.6}",
+            hand_crafted_loss(&val, &trainer.loss)
         ));
     }
     let total = trainer.cfg.epochs;

@@ -17,7 +17,7 @@ use vorpal_engine::{BoardId, Color, Position, Rules, Variant};
 /// Most pieces a position can have (both boards together).
 pub const MAX_ACTIVE: usize = 32;
 
-/// One training position, compact (134 bytes).
+/// One training position, compact (136 bytes).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Sample {
     /// Active features: `[White's perspective, Black's perspective]`, `count` used in each.
@@ -30,6 +30,12 @@ pub struct Sample {
     pub score: i16,
     /// Game result in half points, White's view: 0 loss, 1 draw, 2 win.
     pub result_halves: u8,
+    /// The hand-crafted static evaluation in centipawns, side to move's view (the baseline
+    /// the network's validation loss is compared with).
+    pub hce_stm: i16,
+    /// No castling rights: the position keeps its value when the boards are swapped or the
+    /// files mirrored (exact symmetries of Alice without castling; see [`Sample::transformed`]).
+    pub symmetric: bool,
 }
 
 impl Sample {
@@ -45,6 +51,9 @@ impl Sample {
             white_to_move: pos.side_to_move() == Color::White,
             score: score.clamp(i16::MIN as i32, i16::MAX as i32) as i16,
             result_halves: (result * 2.0).round().clamp(0.0, 2.0) as u8,
+            hce_stm: vorpal_engine::eval::evaluate(pos, &vorpal_engine::eval::EvalParams::default())
+                .clamp(i16::MIN as i32, i16::MAX as i32) as i16,
+            symmetric: pos.castling().is_empty(),
         };
         let mut n = 0;
         for board in BoardId::BOTH {
@@ -60,6 +69,31 @@ impl Sample {
         }
         sample.count = n as u8;
         Some(sample)
+    }
+
+    /// The sample of the position with boards A and B swapped (`transform` bit 0) and/or the
+    /// files mirrored a↔h (bit 1). Without castling rights (and with en passant off, as in the
+    /// data) both are symmetries of the Alice rules: a piece on B moves on B and lands on A
+    /// exactly as one on A does, and the moves of chess are the same mirrored. Training on
+    /// them multiplies what few positions there are by four.
+    pub fn transformed(&self, transform: u8) -> Sample {
+        let mut out = *self;
+        let swap = transform & 1 != 0;
+        let mirror = transform & 2 != 0;
+        for perspective in 0..2 {
+            for f in &mut out.features[perspective][..self.count as usize] {
+                let mut x = *f as usize;
+                // Features are `board * 768 + (colour, kind, square)`.
+                if swap {
+                    x = if x >= 12 * 64 { x - 12 * 64 } else { x + 12 * 64 };
+                }
+                if mirror {
+                    x ^= 7;
+                }
+                *f = x as u16;
+            }
+        }
+        out
     }
 
     /// Active features of `perspective` (0 White, 1 Black).
@@ -262,9 +296,35 @@ mod tests {
         assert_eq!(s.result_stm(), 1.0);
     }
 
+    /// A transformed sample is the sample of the transformed position.
+    #[test]
+    fn transforms_are_the_samples_of_the_swapped_and_mirrored_positions() {
+        let sample = |fen: &str| {
+            let pos = Position::from_fen(fen, Rules::default()).unwrap();
+            Sample::from_position(&pos, 50, 1.0).unwrap()
+        };
+        let sorted = |s: &Sample| {
+            let mut v = [s.active(0).to_vec(), s.active(1).to_vec()];
+            v.iter_mut().for_each(|x| x.sort_unstable());
+            v
+        };
+        let base = sample("4k3/1|p6/8/3|N4/8/8/6P1/|R3K3 b - - 0 1");
+        assert!(base.symmetric);
+        let swapped = sample("4|k3/1p6/8/3N4/8/8/6|P1/R3|K3 b - - 0 1");
+        let mirrored = sample("3k4/6|p1/8/4|N3/8/8/1P6/3K3|R b - - 0 1");
+        let both = sample("3|k4/6p1/8/4N3/8/8/1|P6/3|K3R b - - 0 1");
+        assert_eq!(sorted(&base.transformed(1)), sorted(&swapped));
+        assert_eq!(sorted(&base.transformed(2)), sorted(&mirrored));
+        assert_eq!(sorted(&base.transformed(3)), sorted(&both));
+        for t in 0..4 {
+            assert_eq!(base.transformed(t).transformed(t), base);
+        }
+        assert!(!sample("r3k3/8/8/8/8/8/8/4K3 b q - 0 1").symmetric);
+    }
+
     #[test]
     fn a_sample_is_compact() {
-        assert_eq!(std::mem::size_of::<Sample>(), 134);
+        assert_eq!(std::mem::size_of::<Sample>(), 136);
     }
 
     #[test]

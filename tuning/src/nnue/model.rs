@@ -12,6 +12,29 @@ use rand::rngs::StdRng;
 use rand::Rng;
 use vorpal_engine::nnue::INPUTS;
 
+/// Virtual features of the factoriser: (relative colour, kind, square) whatever the board.
+pub const VIRTUAL_SQUARES: usize = 12 * 64;
+/// Virtual features of the factoriser: (board, relative colour, kind), material per board.
+pub const VIRTUAL_MATERIAL: usize = 2 * 12;
+/// Rows trained: the 1,536 real features, then the virtual ones. A virtual row is shared by
+/// every real feature it generalises (a piece on a square of either board; a piece kind on a
+/// board), so what little data there is teaches all of them at once; [`Network::folded`] adds
+/// the virtual rows into the real ones for export, which changes no evaluation.
+pub const TRAIN_INPUTS: usize = INPUTS + VIRTUAL_SQUARES + VIRTUAL_MATERIAL;
+
+/// The trained rows of real feature `f`: itself and its two virtual features.
+#[inline(always)]
+pub fn expand(f: usize) -> [usize; 3] {
+    let square = f % 64;
+    let colour_kind = (f / 64) % 12;
+    let board = f / (12 * 64);
+    [
+        f,
+        INPUTS + colour_kind * 64 + square,
+        INPUTS + VIRTUAL_SQUARES + board * 12 + colour_kind,
+    ]
+}
+
 /// Largest |float output weight|: quantised by 64 it must fit 127 (an i8 range the engine's
 /// SIMD may rely on).
 pub const OUT_WEIGHT_LIMIT: f32 = 127.0 / 64.0;
@@ -25,7 +48,7 @@ pub const FT_WEIGHT_LIMIT: f32 = 3.87;
 pub struct Network {
     /// Hidden neurons per perspective.
     pub hidden: usize,
-    /// `INPUTS * hidden`, feature-major.
+    /// `TRAIN_INPUTS * hidden`, feature-major (real rows, then the factoriser's virtual rows).
     pub ft_weights: Vec<f32>,
     /// `hidden`.
     pub ft_bias: Vec<f32>,
@@ -57,6 +80,10 @@ pub struct LossConfig {
     pub k: f32,
     /// Weight of the search score in the target (the rest is the game result).
     pub lambda: f32,
+    /// Weight of the hand-crafted evaluation in the training target (a prior that keeps a
+    /// network trained on few positions near what the hand-crafted evaluation knows; the
+    /// validation loss is always measured against [`LossConfig::target`]).
+    pub hce_prior: f32,
 }
 
 impl LossConfig {
@@ -65,6 +92,16 @@ impl LossConfig {
     pub fn target(&self, s: &Sample) -> f32 {
         self.lambda * sigmoid(s.score_stm() / self.k) + (1.0 - self.lambda) * s.result_stm()
     }
+
+    /// What training fits: the target blended with the hand-crafted evaluation's prediction
+    /// (`hce_prior` of it); minimising `(p − t)² + μ(p − h)²` is fitting this blend.
+    #[inline]
+    pub fn training_target(&self, s: &Sample) -> f32 {
+        if self.hce_prior == 0.0 {
+            return self.target(s);
+        }
+        (1.0 - self.hce_prior) * self.target(s) + self.hce_prior * sigmoid(s.hce_stm as f32 / self.k)
+    }
 }
 
 impl Network {
@@ -72,7 +109,7 @@ impl Network {
     pub fn zeros(hidden: usize) -> Network {
         Network {
             hidden,
-            ft_weights: vec![0.0; INPUTS * hidden],
+            ft_weights: vec![0.0; TRAIN_INPUTS * hidden],
             ft_bias: vec![0.0; hidden],
             out_weights: vec![0.0; 2 * hidden],
             out_bias: 0.0,
@@ -84,7 +121,8 @@ impl Network {
     /// ±1/√(2H).
     pub fn random(hidden: usize, rng: &mut StdRng) -> Network {
         let mut net = Network::zeros(hidden);
-        for w in &mut net.ft_weights {
+        // Virtual rows start at zero: the starting network is the plain random one.
+        for w in &mut net.ft_weights[..INPUTS * hidden] {
             *w = rng.gen_range(-0.1..0.1);
         }
         let a = 1.0 / ((2 * hidden) as f32).sqrt();
@@ -110,10 +148,39 @@ impl Network {
         let h = self.hidden;
         acc.copy_from_slice(&self.ft_bias);
         for &f in s.active(perspective) {
-            let row = &self.ft_weights[f as usize * h..(f as usize + 1) * h];
-            for (a, w) in acc.iter_mut().zip(row) {
-                *a += w;
+            for r in expand(f as usize) {
+                let row = &self.ft_weights[r * h..(r + 1) * h];
+                for (a, w) in acc.iter_mut().zip(row) {
+                    *a += w;
+                }
             }
+        }
+    }
+
+    /// The first-layer weights of the 1,536 real features with the virtual rows added in:
+    /// the network the engine runs (same evaluations, clipped to what quantisation stores).
+    pub fn folded(&self) -> Network {
+        let h = self.hidden;
+        let mut ft_weights = vec![0.0; INPUTS * h];
+        for f in 0..INPUTS {
+            let dst = &mut ft_weights[f * h..(f + 1) * h];
+            for r in expand(f) {
+                for (d, w) in dst.iter_mut().zip(&self.ft_weights[r * h..(r + 1) * h]) {
+                    *d += w;
+                }
+            }
+        }
+        for w in &mut ft_weights {
+            *w = w.clamp(-FT_WEIGHT_LIMIT, FT_WEIGHT_LIMIT);
+        }
+        let mut ft_full = ft_weights;
+        ft_full.resize(TRAIN_INPUTS * h, 0.0);
+        Network {
+            hidden: h,
+            ft_weights: ft_full,
+            ft_bias: self.ft_bias.clone(),
+            out_weights: self.out_weights.clone(),
+            out_bias: self.out_bias,
         }
     }
 
@@ -177,7 +244,7 @@ impl Gradient {
     pub fn new(hidden: usize) -> Gradient {
         Gradient {
             net: Network::zeros(hidden),
-            touched: vec![false; INPUTS],
+            touched: vec![false; TRAIN_INPUTS],
             loss_sum: 0.0,
             acc: [vec![0.0; hidden], vec![0.0; hidden]],
             dacc: vec![0.0; hidden],
@@ -208,7 +275,7 @@ impl Gradient {
         net.accumulate(s, 1 - stm, acc_them);
         let y = net.output(acc_us, acc_them);
         let p = sigmoid(y * cfg.scale / cfg.k);
-        let d = p - cfg.target(s);
+        let d = p - cfg.training_target(s);
         self.loss_sum += (d * d) as f64;
         // dL/dy through the square and the sigmoid.
         let dy = 2.0 * d * p * (1.0 - p) * cfg.scale / cfg.k;
@@ -230,11 +297,12 @@ impl Gradient {
                 *g += d;
             }
             for &f in s.active(perspective) {
-                let f = f as usize;
-                self.touched[f] = true;
-                let row = &mut self.net.ft_weights[f * h..(f + 1) * h];
-                for (g, d) in row.iter_mut().zip(&self.dacc) {
-                    *g += d;
+                for r in expand(f as usize) {
+                    self.touched[r] = true;
+                    let row = &mut self.net.ft_weights[r * h..(r + 1) * h];
+                    for (g, d) in row.iter_mut().zip(&self.dacc) {
+                        *g += d;
+                    }
                 }
             }
         }
@@ -243,7 +311,7 @@ impl Gradient {
     /// Adds `other` into `self` (touched rows only).
     pub fn merge(&mut self, other: &Gradient) {
         let h = self.net.hidden;
-        for f in 0..INPUTS {
+        for f in 0..TRAIN_INPUTS {
             if other.touched[f] {
                 self.touched[f] = true;
                 let dst = &mut self.net.ft_weights[f * h..(f + 1) * h];
@@ -312,6 +380,7 @@ mod tests {
             scale: 400.0,
             k: 300.0,
             lambda: 0.6,
+            hce_prior: 0.0,
         };
         let data = samples();
         let mut grad = Gradient::new(16);
@@ -324,6 +393,10 @@ mod tests {
         let eps = 1e-3;
         // (array, index) pairs: 0 ft weights, 1 ft bias, 2 out weights, 3 out bias.
         let mut probes: Vec<(usize, usize)> = (0..16).map(|j| (0, feature * 16 + j)).collect();
+        // The factoriser's two virtual rows of that feature.
+        for row in &expand(feature)[1..] {
+            probes.extend((0..16).map(|j| (0, row * 16 + j)));
+        }
         probes.extend((0..16).map(|j| (1, j)));
         probes.extend((0..32).map(|j| (2, j)));
         probes.push((3, 0));
@@ -345,6 +418,36 @@ mod tests {
         assert!(checked > 20, "only {checked} parameters had a non-trivial gradient");
     }
 
+    /// Folding the virtual rows into the real ones changes no evaluation.
+    #[test]
+    fn the_folded_network_evaluates_like_the_factorised_one() {
+        let mut rng = StdRng::seed_from_u64(5);
+        let mut net = Network::random(16, &mut rng);
+        for w in &mut net.ft_weights[INPUTS * 16..] {
+            *w = rng.gen_range(-0.2..0.2);
+        }
+        for b in &mut net.ft_bias {
+            *b = rng.gen_range(0.0..0.5);
+        }
+        let folded = net.folded();
+        assert!(folded.ft_weights[INPUTS * 16..].iter().all(|&w| w == 0.0));
+        for s in samples() {
+            let (a, b) = (net.eval_cp(&s, 400.0), folded.eval_cp(&s, 400.0));
+            assert!((a - b).abs() < 1e-2, "{a} vs {b}");
+        }
+        // Every real feature has distinct virtual rows of the right kind.
+        assert_eq!(expand(0), [0, INPUTS, INPUTS + VIRTUAL_SQUARES]);
+        assert_eq!(
+            expand(INPUTS - 1),
+            [INPUTS - 1, INPUTS + VIRTUAL_SQUARES - 1, TRAIN_INPUTS - 1]
+        );
+        assert_eq!(
+            expand(5)[1],
+            expand(5 + 12 * 64)[1],
+            "a square shares its row across boards"
+        );
+    }
+
     #[test]
     fn merging_sums_and_clearing_zeroes() {
         let mut rng = StdRng::seed_from_u64(3);
@@ -353,6 +456,7 @@ mod tests {
             scale: 400.0,
             k: 300.0,
             lambda: 0.5,
+            hce_prior: 0.0,
         };
         let data = samples();
         let mut all = Gradient::new(16);

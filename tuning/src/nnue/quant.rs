@@ -32,6 +32,8 @@ fn fit_description(mut text: String) -> String {
 /// the description cut to what the file format allows.
 pub fn quantise(net: &Network, scale: u32, text: String) -> NetFile {
     let text = fit_description(text);
+    // The engine's rows: the factoriser's virtual rows folded into the real ones.
+    let net = &net.folded();
     let qa = QA as f32;
     let qb = QB as f32;
     NetFile {
@@ -40,7 +42,10 @@ pub fn quantise(net: &Network, scale: u32, text: String) -> NetFile {
         qb: QB as u32,
         scale,
         text,
-        ft_weights: net.ft_weights.iter().map(|&w| round_i16(w * qa)).collect(),
+        ft_weights: net.ft_weights[..INPUTS * net.hidden]
+            .iter()
+            .map(|&w| round_i16(w * qa))
+            .collect(),
         ft_bias: net.ft_bias.iter().map(|&w| round_i16(w * qa)).collect(),
         out_weights: net.out_weights.iter().map(|&w| round_i16(w * qb)).collect(),
         out_bias: (net.out_bias as f64 * (QA * QB) as f64)

@@ -42,6 +42,11 @@ pub struct TrainConfig {
     pub scale: u32,
     /// Seed of the weights and of the shuffling.
     pub seed: u64,
+    /// Train on a board-swapped and/or file-mirrored copy of each position without castling
+    /// rights, chosen per sample and epoch ([`Sample::transformed`]).
+    pub augment: bool,
+    /// Weight of the hand-crafted evaluation in the training target (0 = none).
+    pub hce_prior: f32,
 }
 
 impl Default for TrainConfig {
@@ -54,6 +59,8 @@ impl Default for TrainConfig {
             lr_end: 0.05,
             adam: AdamConfig::default(),
             lambda: 0.75,
+            augment: true,
+            hce_prior: 0.0,
             scale: 400,
             seed: 1,
         }
@@ -159,6 +166,7 @@ impl Trainer {
                 scale: cfg.scale as f32,
                 k: k as f32,
                 lambda: cfg.lambda,
+                hce_prior: cfg.hce_prior,
             },
             parts: (0..GRADIENT_PARTS).map(|_| Gradient::new(hidden)).collect(),
             cfg,
@@ -210,12 +218,19 @@ impl Trainer {
             let part_len = indices.len().div_ceil(GRADIENT_PARTS).max(1);
             let net = &self.net;
             let cfg = self.loss;
+            let (augment, seed) = (self.cfg.augment, self.cfg.seed);
             self.parts.par_iter_mut().enumerate().for_each(|(p, grad)| {
                 grad.clear();
                 let start = (p * part_len).min(indices.len());
                 let end = ((p + 1) * part_len).min(indices.len());
                 for &i in &indices[start..end] {
-                    grad.add_sample(net, &train[i as usize], &cfg);
+                    let sample = &train[i as usize];
+                    if augment && sample.symmetric {
+                        let transform = (mix(seed ^ ((epoch as u64) << 40) ^ i as u64) & 3) as u8;
+                        grad.add_sample(net, &sample.transformed(transform), &cfg);
+                    } else {
+                        grad.add_sample(net, sample, &cfg);
+                    }
                 }
             });
             let (first, rest) = self.parts.split_first_mut().expect("gradient parts");
@@ -285,6 +300,28 @@ pub fn score_loss(samples: &[Sample], cfg: &LossConfig) -> f64 {
     sum / samples.len().max(1) as f64
 }
 
+/// A 64-bit mixer (splitmix64's finaliser): the augmentation choice of a sample in an epoch,
+/// the same whatever the thread count.
+fn mix(mut x: u64) -> u64 {
+    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^ (x >> 31)
+}
+
+/// Mean loss over `samples` of the hand-crafted static evaluation, `p = σ(hce_stm / K)`: the
+/// baseline a network must beat.
+pub fn hand_crafted_loss(samples: &[Sample], cfg: &LossConfig) -> f64 {
+    let sum: f64 = samples
+        .par_iter()
+        .with_min_len(4096)
+        .map(|s| {
+            let d = (sigmoid(s.hce_stm as f32 / cfg.k) - cfg.target(s)) as f64;
+            d * d
+        })
+        .sum();
+    sum / samples.len().max(1) as f64
+}
+
 /// Mean loss of `net` over `samples`, in parallel.
 pub fn set_loss(net: &Network, samples: &[Sample], cfg: &LossConfig) -> f64 {
     let sum: f64 = samples
@@ -339,6 +376,7 @@ mod tests {
             scale: 400.0,
             k: 200.0,
             lambda: 0.75,
+            hce_prior: 0.0,
         };
         // Score 0: p = 0.5; target 0.75 * 0.5 + 0.25 * 1 = 0.625; loss 0.125^2.
         let samples = [sample(0, 1.0), sample(0, 0.5)];
