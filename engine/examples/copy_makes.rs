@@ -7,7 +7,7 @@ fn main() {
         .nth(1)
         .and_then(|d| d.parse().ok())
         .unwrap_or(vorpal_engine::bench::DEFAULT_DEPTH);
-    let result = vorpal_engine::bench::run(depth, &mut |_, _, _| {});
+    let result = vorpal_engine::bench::run(depth, &vorpal_engine::Evaluator::default(), &mut |_, _, _| {});
     println!(
         "nodes {} copy-makes {} per node {:.3}",
         result.nodes,

@@ -2,6 +2,7 @@
 //! depth with one thread and a cleared 16 MB table each. The node total is the engine's
 //! signature: it changes exactly when search or evaluation behaviour changes.
 
+use crate::evaluator::Evaluator;
 use crate::game::Game;
 use crate::position::Position;
 use crate::rules::Rules;
@@ -37,8 +38,9 @@ pub fn positions() -> Vec<Position> {
         .collect()
 }
 
-/// Runs the bench at `depth`; `progress(index, fen, nodes)` is called after each position.
-pub fn run(depth: u32, progress: &mut dyn FnMut(usize, &str, u64)) -> BenchResult {
+/// Runs the bench at `depth` with `evaluator` (the default one gives the engine's signature);
+/// `progress(index, fen, nodes)` is called after each position.
+pub fn run(depth: u32, evaluator: &Evaluator, progress: &mut dyn FnMut(usize, &str, u64)) -> BenchResult {
     let start = Instant::now();
     let mut nodes = 0;
     let mut searcher = Searcher::new(SearchOptions {
@@ -46,6 +48,7 @@ pub fn run(depth: u32, progress: &mut dyn FnMut(usize, &str, u64)) -> BenchResul
         hash_mb: 16,
         ..SearchOptions::default()
     });
+    searcher.set_evaluator(evaluator.clone());
     for (i, pos) in positions().into_iter().enumerate() {
         searcher.clear();
         let control = SearchControl::new();

@@ -19,6 +19,7 @@ pub mod rules;
 pub mod solve;
 pub mod types;
 
+pub use evaluator::Evaluator;
 pub use game::{EndReason, Game, GameResult};
 pub use position::movegen_api::GenType;
 pub use position::{CastleSide, CastlingRights, FenError, FenStyle, MoveParseError, MoveStyle, Position};
@@ -26,6 +27,7 @@ pub use rules::{chess960_back_rank, EnPassant, Rules, Variant};
 pub use types::{Bitboard, BoardId, Color, Move, MoveKind, MoveList, Piece, PieceKind, Square};
 pub mod bench;
 pub mod eval;
+pub mod evaluator;
 pub mod nnue;
 pub mod search;
 pub mod time;

@@ -18,6 +18,8 @@ pub const HASH_MAX: i64 = 65_536;
 pub const THREADS_MAX: i64 = 1024;
 /// Most principal variations.
 pub const MULTIPV_MAX: i64 = 256;
+/// The `EvalFile` value naming the network built into the binary.
+pub const EMBEDDED_NET: &str = "<embedded>";
 /// Largest `Move Overhead` in ms.
 pub const OVERHEAD_MAX: i64 = 5000;
 
@@ -35,7 +37,8 @@ enum Kind {
         vars: Vec<&'static str>,
     },
     Button,
-    Str,
+    /// A string with its default as listed (`<empty>` for none).
+    Str(&'static str),
 }
 
 /// Identifies an option.
@@ -56,6 +59,8 @@ enum Id {
     Elo,
     ShowWdl,
     AliceEnPassant,
+    EvalFile,
+    UseNnue,
     /// A search parameter (index into `SearchParams::SPECS`); listed only in the `tune` build.
     #[cfg_attr(not(feature = "tune"), allow(dead_code))]
     SearchParam(usize),
@@ -73,7 +78,7 @@ fn definitions() -> Vec<OptionDef> {
     let def = |id, name, kind| OptionDef { id, name, kind };
     #[cfg_attr(not(feature = "tune"), allow(unused_mut))]
     let mut defs = vec![
-        def(Id::DebugLogFile, "Debug Log File", Kind::Str),
+        def(Id::DebugLogFile, "Debug Log File", Kind::Str("<empty>")),
         def(Id::Threads, "Threads", spin(d.threads as i64, 1, THREADS_MAX)),
         def(Id::Hash, "Hash", spin(d.hash_mb as i64, 1, HASH_MAX)),
         def(Id::ClearHash, "Clear Hash", Kind::Button),
@@ -110,6 +115,8 @@ fn definitions() -> Vec<OptionDef> {
                 vars: EnPassant::ALL.iter().map(|m| m.name()).collect(),
             },
         ),
+        def(Id::EvalFile, "EvalFile", Kind::Str(EMBEDDED_NET)),
+        def(Id::UseNnue, "UseNNUE", Kind::Check(true)),
     ];
     // The `tune` build exposes every search parameter as a spin option for SPSA.
     #[cfg(feature = "tune")]
@@ -134,7 +141,7 @@ pub fn option_lines() -> Vec<String> {
                     format!("type combo default {default} {}", vars.join(" "))
                 }
                 Kind::Button => "type button".to_string(),
-                Kind::Str => "type string default <empty>".to_string(),
+                Kind::Str(default) => format!("type string default {default}"),
             };
             format!("option name {} {kind}", o.name)
         })
@@ -171,7 +178,7 @@ pub fn cecp_option_features() -> Vec<String> {
                     format!("-combo {}", vars.join(" /// "))
                 }
                 Kind::Button => "-button".to_string(),
-                Kind::Str => "-file ".to_string(),
+                Kind::Str(default) => format!("-file {}", if *default == "<empty>" { "" } else { default }),
             };
             format!("feature option=\"{} {kind}\"", o.name)
         })
@@ -237,6 +244,10 @@ pub enum Change {
     ShowWdl(bool),
     /// `AliceEnPassant`.
     EnPassant(EnPassant),
+    /// `EvalFile`: a network file to load, or `<embedded>` for the built-in one.
+    EvalFile(String),
+    /// `UseNNUE`: evaluate with the network where one exists for the variant.
+    UseNnue(bool),
     /// A search parameter (`tune` build): its name and value.
     SearchParam(&'static str, i32),
 }
@@ -278,7 +289,14 @@ pub fn parse_setoption(words: &[&str], raw: &str) -> Result<Change, String> {
                 _ => unreachable!("only Clear Hash is a button"),
             })
         }
-        Kind::Str => {
+        Kind::Str(_) if def.id == Id::EvalFile => {
+            let text = raw_value(raw).unwrap_or_default();
+            if text.is_empty() {
+                return Err(missing());
+            }
+            Change::EvalFile(text)
+        }
+        Kind::Str(_) => {
             let text = raw_value(raw).unwrap_or_default();
             let text = if text == "<empty>" { String::new() } else { text };
             Change::DebugLogFile(text)
@@ -300,6 +318,7 @@ pub fn parse_setoption(words: &[&str], raw: &str) -> Result<Change, String> {
                 Id::Chess960 => Change::Chess960(on),
                 Id::AnalyseMode => Change::AnalyseMode(on),
                 Id::LimitStrength => Change::LimitStrength(on),
+                Id::UseNnue => Change::UseNnue(on),
                 _ => Change::ShowWdl(on),
             }
         }
@@ -383,6 +402,10 @@ pub struct Settings {
     pub en_passant: EnPassant,
     /// `Debug Log File` (empty: none).
     pub debug_log: String,
+    /// `EvalFile`: the network in use (`<embedded>`: the built-in one).
+    pub eval_file: String,
+    /// `UseNNUE`.
+    pub use_nnue: bool,
 }
 
 impl Default for Settings {
@@ -398,6 +421,8 @@ impl Default for Settings {
             chess960: false,
             en_passant: EnPassant::default(),
             debug_log: String::new(),
+            eval_file: EMBEDDED_NET.to_string(),
+            use_nnue: true,
         }
     }
 }
@@ -432,8 +457,10 @@ mod tests {
     #[test]
     fn listing_has_every_option_and_no_trailing_space() {
         let lines = option_lines();
-        assert_eq!(lines.len(), 15);
+        assert_eq!(lines.len(), 17);
         assert!(lines.iter().all(|l| !l.ends_with(' ')));
+        assert!(lines.contains(&"option name EvalFile type string default <embedded>".to_string()));
+        assert!(lines.contains(&"option name UseNNUE type check default true".to_string()));
         assert!(lines.contains(&"option name Clear Hash type button".to_string()));
         assert!(lines
             .iter()
@@ -450,6 +477,12 @@ mod tests {
             Ok(Change::MoveOverhead(30))
         );
         assert_eq!(parse("setoption name Clear Hash"), Ok(Change::ClearHash));
+        assert_eq!(
+            parse("setoption name EvalFile value /nets/my net.nnue"),
+            Ok(Change::EvalFile("/nets/my net.nnue".into()))
+        );
+        assert!(parse("setoption name EvalFile value").is_err());
+        assert_eq!(parse("setoption name usennue value false"), Ok(Change::UseNnue(false)));
         assert_eq!(
             parse("setoption name UCI_ShowWDL value TRUE"),
             Ok(Change::ShowWdl(true))

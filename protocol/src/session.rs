@@ -3,12 +3,13 @@
 //! here and print the answers in their own dialect; the session prints nothing itself, and
 //! every refusal comes back as a message for the adapter to show.
 
-use crate::options::{available_memory_mb, Change, Settings};
+use crate::options::{available_memory_mb, Change, Settings, EMBEDDED_NET};
 use crate::output::Output;
 use crate::worker::{Job, Printer, Worker};
 use std::sync::Arc;
+use vorpal_engine::nnue::{embedded_network, Network};
 use vorpal_engine::search::{Limits, SearchControl, Searcher};
-use vorpal_engine::{Game, Move, Position, Rules, Variant};
+use vorpal_engine::{Evaluator, Game, Move, Position, Rules, Variant};
 
 /// Engine name and version (UCI `id name`, CECP `myname`).
 pub const ENGINE: &str = concat!("Vorpal ", env!("CARGO_PKG_VERSION"));
@@ -21,6 +22,8 @@ pub struct Session {
     settings: Settings,
     game: Game,
     worker: Worker,
+    /// The network `EvalFile` names (used while `UseNNUE` is on).
+    network: Arc<Network>,
 }
 
 impl Session {
@@ -33,7 +36,43 @@ impl Session {
             settings,
             game: Game::new(Position::startpos()),
             worker,
+            network: embedded_network(),
         }
+    }
+
+    /// The network `EvalFile` names.
+    pub fn network(&self) -> &Network {
+        &self.network
+    }
+
+    /// The evaluation the search uses under the current settings.
+    pub fn evaluator(&mut self) -> Evaluator {
+        let params = self.worker.searcher().evaluator().params.clone();
+        if self.settings.use_nnue {
+            Evaluator::with_network(params, self.network.clone())
+        } else {
+            Evaluator::hand_crafted(params)
+        }
+    }
+
+    /// Loads the network of `EvalFile` (`<embedded>`: the built-in one); on failure the
+    /// current network stays.
+    fn load_network(&mut self, path: &str) -> Result<(), String> {
+        let net = if path == EMBEDDED_NET {
+            embedded_network()
+        } else {
+            let bytes = std::fs::read(path)
+                .map_err(|e| format!("EvalFile '{path}': cannot read it: {e}; the current network stays"))?;
+            Arc::new(
+                Network::from_bytes(&bytes)
+                    .map_err(|e| format!("EvalFile '{path}': {e}; the current network stays"))?,
+            )
+        };
+        self.network = net;
+        self.settings.eval_file = path.to_string();
+        let evaluator = self.evaluator();
+        self.worker.searcher().set_evaluator(evaluator);
+        Ok(())
     }
 
     /// Where the session's protocol lines go.
@@ -143,6 +182,13 @@ impl Session {
             Change::EnPassant(mode) => {
                 self.settings.en_passant = mode;
                 return self.replay_under_rules();
+            }
+            Change::EvalFile(path) => return self.load_network(&path),
+            Change::UseNnue(on) => {
+                self.settings.use_nnue = on;
+                let evaluator = self.evaluator();
+                self.worker.searcher().set_evaluator(evaluator);
+                return Ok(());
             }
             Change::SearchParam(name, value) => {
                 let mut searcher = self.worker.searcher();

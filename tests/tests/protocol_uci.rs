@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 use vorpal_engine::Variant;
 use vorpal_tests::harness::{assert_legal, game_of, parse_info, Engine, SOON};
 
-const OPTIONS: [&str; 15] = [
+const OPTIONS: [&str; 17] = [
     "Debug Log File",
     "Threads",
     "Hash",
@@ -21,6 +21,8 @@ const OPTIONS: [&str; 15] = [
     "UCI_Elo",
     "UCI_ShowWDL",
     "AliceEnPassant",
+    "EvalFile",
+    "UseNNUE",
 ];
 
 /// Sets `position`, searches with `go`, checks the info lines and the move; returns the

@@ -68,6 +68,9 @@ pub struct DatagenConfig {
     pub skip_plies: u32,
     /// Positions whose |score| exceeds this (cp) are not written; 0 = no bound.
     pub max_score: i32,
+    /// Search with the hand-crafted evaluation instead of the built-in network (the data of
+    /// the first network came from it; later rounds use the network).
+    pub hand_crafted: bool,
     /// Games reaching this many plies are adjudicated drawn.
     pub max_plies: u32,
     /// Resign adjudication: |score| at least this (cp, or a mate) ...
@@ -101,6 +104,7 @@ impl Default for DatagenConfig {
             opening_window: 400,
             skip_plies: 8,
             max_score: 3000,
+            hand_crafted: false,
             max_plies: 400,
             resign_cp: 1000,
             resign_plies: 6,
@@ -119,7 +123,7 @@ impl DatagenConfig {
         let opt = |v: Option<String>| v.unwrap_or_else(|| "-".into());
         format!(
             "seed={} nodes={} depth={} hash={} random_plies={} opening_window={} skip_plies={} max_score={} \
-             max_plies={} resign={}/{} draw={}/{}/{}",
+             max_plies={} resign={}/{} draw={}/{}/{} eval={}",
             self.seed,
             opt(self.nodes.map(|n| n.to_string())),
             opt(self.depth.map(|d| d.to_string())),
@@ -133,7 +137,8 @@ impl DatagenConfig {
             self.resign_plies,
             self.draw_cp,
             self.draw_plies,
-            self.draw_after
+            self.draw_after,
+            if self.hand_crafted { "hce" } else { "nnue" }
         )
     }
 
@@ -355,6 +360,9 @@ pub fn run(cfg: &DatagenConfig) -> io::Result<DatagenSummary> {
             ..SearchOptions::default()
         };
         let mut searcher = Searcher::new(options);
+        if cfg.hand_crafted {
+            searcher.set_evaluator(vorpal_engine::Evaluator::hand_crafted(Default::default()));
+        }
         let control = SearchControl::new();
         loop {
             if failed.load(Ordering::SeqCst) || cfg.max_time.is_some_and(|t| start.elapsed() >= t) {

@@ -368,3 +368,35 @@ fn openings_are_balanced_within_the_window() {
         );
     }
 }
+
+/// `--eval hce` searches with the hand-crafted evaluation (the data of the first network),
+/// the default with the built-in network; the two play different games, and the choice is
+/// part of the settings a resumed run must match.
+#[test]
+fn the_evaluation_searched_with_is_a_setting() {
+    let dir = scratch("eval");
+    let (net_out, hce_out) = (dir.join("net"), dir.join("hce"));
+    let mut net_cfg = quick(&net_out, 2);
+    net_cfg.format = OutputFormat::Text;
+    let mut hce_cfg = quick(&hce_out, 2);
+    hce_cfg.format = OutputFormat::Text;
+    hce_cfg.hand_crafted = true;
+    datagen::run(&net_cfg).unwrap();
+    datagen::run(&hce_cfg).unwrap();
+    let (a, b) = (
+        std::fs::read_to_string(&net_out).unwrap(),
+        std::fs::read_to_string(&hce_out).unwrap(),
+    );
+    assert!(!a.is_empty() && !b.is_empty());
+    assert_ne!(
+        a, b,
+        "the network and the hand-crafted evaluation played the same games"
+    );
+    let sidecar = std::fs::read_to_string(dir.join("hce.progress")).unwrap();
+    assert!(sidecar.contains("eval=hce"), "{sidecar}");
+    hce_cfg.hand_crafted = false;
+    assert!(datagen::run(&hce_cfg).is_err(), "resumed with another evaluation");
+    let bad = datagen_cli(&["--out", dir.join("x").to_str().unwrap(), "--eval", "both"]);
+    assert_eq!(bad.status.code(), Some(2));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -6,11 +6,13 @@
 //! float semantics are in [`format`].
 
 mod accumulator;
+mod embedded;
 pub mod features;
 pub mod format;
 mod network;
 
 pub use accumulator::{AccumulatorStack, FeatureChange};
+pub use embedded::{embedded_network, EMBEDDED_NET};
 pub use features::{feature_index, INPUTS};
 pub use format::{NetError, NetFile, FORMAT_VERSION};
 pub use network::{Accumulator, Network, PieceAt, MAX_EVAL};

@@ -230,3 +230,11 @@ fn networks_whose_products_could_overflow_are_refused() {
     file.out_weights[3] = 200;
     assert!(matches!(Network::from_file(file), Err(NetError::Header(_))));
 }
+
+#[test]
+fn embedded_network_loads() {
+    let net = embedded_network();
+    assert!(net.hidden() >= 16);
+    let v = net.evaluate_position(&Position::startpos());
+    assert!(v.abs() < 200, "start position evaluates to {v} cp");
+}

@@ -6,7 +6,6 @@ use super::movepick::MovePicker;
 use super::see::see_ge;
 use super::thread::{StackEntry, Worker};
 use super::{INFINITY, MATE, MATE_BOUND, MAX_PLY};
-use crate::eval::evaluate;
 use crate::position::Position;
 use crate::tt::TtBound;
 use crate::types::{Move, PieceKind};
@@ -46,7 +45,7 @@ impl Worker<'_> {
                 return 0;
             }
             if ply >= MAX_PLY - 1 {
-                return if in_check { 0 } else { evaluate(pos, self.shared.eval) };
+                return if in_check { 0 } else { self.evaluate(pos, ply) };
             }
             // Mate distance pruning: no line from here can beat a mate already found closer.
             alpha = alpha.max(-MATE + ply as i32);
@@ -78,7 +77,10 @@ impl Worker<'_> {
         let raw_eval = if in_check {
             -INFINITY
         } else {
-            tt.map(|e| e.eval).unwrap_or_else(|| evaluate(pos, self.shared.eval))
+            match tt {
+                Some(e) => e.eval,
+                None => self.evaluate(pos, ply),
+            }
         };
         let static_eval = self.corrected_eval(pos, raw_eval);
         // Use a stored bound as a sharper estimate when it points the right way.
@@ -111,6 +113,7 @@ impl Worker<'_> {
                 let mut child = *pos;
                 child.make_null_move();
                 self.count_copy_make();
+                self.enter_null_child(ply + 1);
                 self.stack[ply].moved = None;
                 self.keys.push(pos.key());
                 let barrier = std::mem::replace(&mut self.null_barrier, self.keys.len());
@@ -205,6 +208,7 @@ impl Worker<'_> {
             // Check extension: a checking move is searched one ply deeper (bounded by ply).
             let extension = (gives_check && ply < 2 * self.root_depth as usize) as i32;
             let new_depth = depth - 1 + extension;
+            self.enter_child(ply + 1, pos, mv);
             self.keys.push(pos.key());
             let mut score;
             if depth >= 3

@@ -7,7 +7,6 @@ use super::movepick::MovePicker;
 use super::see::{see_ge, SEE_VALUES};
 use super::thread::Worker;
 use super::{INFINITY, MATE, MATE_BOUND, MAX_PLY};
-use crate::eval::evaluate;
 use crate::position::Position;
 use crate::tt::TtBound;
 use crate::types::{Move, MoveList};
@@ -26,7 +25,7 @@ impl Worker<'_> {
         }
         let in_check = pos.in_check();
         if ply >= MAX_PLY - 1 {
-            return if in_check { 0 } else { evaluate(pos, self.shared.eval) };
+            return if in_check { 0 } else { self.evaluate(pos, ply) };
         }
         let tt = self.shared.tt.probe(pos.key(), ply);
         if let Some(e) = tt {
@@ -44,7 +43,10 @@ impl Worker<'_> {
         let raw_eval = if in_check {
             -INFINITY
         } else {
-            tt.map(|e| e.eval).unwrap_or_else(|| evaluate(pos, self.shared.eval))
+            match tt {
+                Some(e) => e.eval,
+                None => self.evaluate(pos, ply),
+            }
         };
         let static_eval = self.corrected_eval(pos, raw_eval);
         let best = static_eval;
@@ -132,6 +134,7 @@ impl Worker<'_> {
         ply: usize,
         line: &mut Line,
     ) -> bool {
+        self.enter_child(ply + 1, pos, mv);
         self.keys.push(pos.key());
         let score = -self.qsearch(child, -beta, -line.alpha, ply + 1, false);
         self.keys.pop();

@@ -6,7 +6,7 @@ use super::params::{Reductions, SearchParams};
 use super::report::{Bound, Report, Score, SearchInfo, SearchResult};
 use super::thread::{RootMove, SearchControl, Shared, Worker};
 use super::{strength, Limits, INFINITY, MATE, MATE_BOUND, MAX_PLY};
-use crate::eval::EvalParams;
+use crate::evaluator::Evaluator;
 use crate::game::Game;
 use crate::time::TimeManager;
 use crate::tt::TranspositionTable;
@@ -50,7 +50,7 @@ pub struct Searcher {
     tt: TranspositionTable,
     histories: Vec<History>,
     params: SearchParams,
-    eval: EvalParams,
+    evaluator: Evaluator,
     /// Positions made by all searches so far (the `stats` build).
     #[cfg(feature = "stats")]
     pub copy_makes: u64,
@@ -66,7 +66,7 @@ impl Searcher {
             tt,
             histories,
             params: SearchParams::default(),
-            eval: EvalParams::default(),
+            evaluator: Evaluator::default(),
             #[cfg(feature = "stats")]
             copy_makes: 0,
         }
@@ -100,6 +100,18 @@ impl Searcher {
     /// Replaces the search parameters (SPSA tuning).
     pub fn set_params(&mut self, params: SearchParams) {
         self.params = params;
+    }
+
+    /// The evaluation in use.
+    pub fn evaluator(&self) -> &Evaluator {
+        &self.evaluator
+    }
+
+    /// Replaces the evaluation (a network loaded by `EvalFile`, the hand-crafted one). The
+    /// table is cleared: its stored evaluations came from the old one.
+    pub fn set_evaluator(&mut self, evaluator: Evaluator) {
+        self.evaluator = evaluator;
+        self.tt.clear();
     }
 
     /// Forgets everything learned (new game, Clear Hash).
@@ -195,7 +207,8 @@ impl Searcher {
             time,
             params: &self.params,
             reductions: Reductions::new(&self.params),
-            eval: &self.eval,
+            eval: &self.evaluator.params,
+            net: self.evaluator.network_for(&pos),
             threads,
             #[cfg(feature = "stats")]
             copy_makes: AtomicU64::new(0),
@@ -283,6 +296,7 @@ impl Worker<'_> {
         let max_depth = limits
             .depth
             .map_or(MAX_PLY as i32 - 4, |d| (d as i32).clamp(1, MAX_PLY as i32 - 4));
+        self.set_eval_root(pos);
         let mut completed = (Score::Cp(0), 0);
         let mut stable_iterations = 0;
         let mut last_best = Move::NONE;

@@ -4,6 +4,8 @@ use super::history::History;
 use super::params::{Reductions, SearchParams};
 use super::{Limits, MAX_PLY};
 use crate::eval::EvalParams;
+use crate::nnue::{AccumulatorStack, Network};
+use crate::position::Position;
 use crate::time::TimeManager;
 use crate::tt::TranspositionTable;
 use crate::types::Move;
@@ -62,6 +64,8 @@ pub(crate) struct Shared<'a> {
     /// Late-move reductions from `params`.
     pub reductions: Reductions,
     pub eval: &'a EvalParams,
+    /// The network when it evaluates this search's variant.
+    pub net: Option<&'a Network>,
     pub threads: usize,
     /// Positions made by all threads (the `stats` build).
     #[cfg(feature = "stats")]
@@ -118,6 +122,8 @@ pub(crate) struct Worker<'a> {
     pub copy_makes: u64,
     /// Where progress goes (the main thread only).
     pub reporter: Option<&'a mut dyn FnMut(super::Report)>,
+    /// Network accumulators by ply (when a network evaluates this search).
+    pub accumulators: Option<AccumulatorStack>,
 }
 
 impl<'a> Worker<'a> {
@@ -148,6 +154,39 @@ impl<'a> Worker<'a> {
             #[cfg(feature = "stats")]
             copy_makes: 0,
             reporter,
+            accumulators: shared.net.map(|net| AccumulatorStack::new(net, MAX_PLY + 8)),
+        }
+    }
+
+    /// Prepares the evaluation for a search from `root` (the network's ply-0 accumulator).
+    pub fn set_eval_root(&mut self, root: &Position) {
+        if let (Some(net), Some(stack)) = (self.shared.net, self.accumulators.as_mut()) {
+            stack.set_root(net, root);
+        }
+    }
+
+    /// Static evaluation of `pos`, the position at `ply` of the current path.
+    #[inline(always)]
+    pub fn evaluate(&mut self, pos: &Position, ply: usize) -> i32 {
+        match (self.shared.net, self.accumulators.as_mut()) {
+            (Some(net), Some(stack)) => stack.evaluate(net, ply, pos),
+            _ => crate::eval::evaluate(pos, self.shared.eval),
+        }
+    }
+
+    /// Records that the search enters the child at `ply` by `mv` from `parent`.
+    #[inline(always)]
+    pub fn enter_child(&mut self, ply: usize, parent: &Position, mv: Move) {
+        if let Some(stack) = self.accumulators.as_mut() {
+            stack.enter_move(ply, parent, mv);
+        }
+    }
+
+    /// Records that the search enters the child at `ply` by a null move.
+    #[inline(always)]
+    pub fn enter_null_child(&mut self, ply: usize) {
+        if let Some(stack) = self.accumulators.as_mut() {
+            stack.enter_null(ply);
         }
     }
 

@@ -27,8 +27,9 @@ Extensions:
   perft <n> [threads <k>] [<FEN>]
                            move path counts per root move, then 'Nodes searched: N'
                            (k threads; default: the Threads option)
-  eval                     the static evaluation, term by term
-  bench [depth]            fixed-depth search of the built-in positions (Nodes searched, Nodes/second)
+  eval                     the static evaluation, term by term, and the network's value
+  bench [depth] [hce]      fixed-depth search of the built-in positions (Nodes searched, Nodes/second);
+                           hce: with the hand-crafted evaluation instead of the network
   result                   result 1-0|0-1|1/2-1/2|* <reason> for the current game
   flip                     mirror the position (colours swapped) to check evaluation symmetry
   xboard                   switch to CECP (the XBoard protocol) for the rest of the session
@@ -230,13 +231,48 @@ pub(super) fn run_perft(session: &Session, depth: u32, pos: Position, threads: u
     ));
 }
 
+/// `eval`: the hand-crafted terms, then the network's value and which of the two the search
+/// uses for this position.
 pub(super) fn cmd_eval(session: &Session) {
-    let text = eval::breakdown(session.position()).to_string();
+    let pos = session.position();
+    let mut text = eval::breakdown(pos).to_string();
+    let settings = session.settings();
+    let net = session.network();
+    let uses = if !vorpal_engine::nnue::Network::applies_to(pos) {
+        format!(
+            "the hand-crafted evaluation (no network for {})",
+            pos.rules().variant.name()
+        )
+    } else if settings.use_nnue {
+        "the network".to_string()
+    } else {
+        "the hand-crafted evaluation (UseNNUE false)".to_string()
+    };
+    if vorpal_engine::nnue::Network::applies_to(pos) {
+        let v = net.evaluate_position(pos);
+        let white = if pos.side_to_move() == vorpal_engine::Color::White {
+            v
+        } else {
+            -v
+        };
+        text.push_str(&format!(
+            "\nNNUE evaluation : {:+.2} (White side), EvalFile {}, {} hidden neurons",
+            white as f64 / 100.0,
+            settings.eval_file,
+            net.hidden()
+        ));
+    }
+    text.push_str(&format!("\nThe search uses : {uses}"));
     session.out().lines(&text);
 }
 
-/// `bench [depth]`: progress per position on stderr, the totals on stdout.
+/// `bench [depth] [hce]`: progress per position on stderr, the totals on stdout.
 pub(super) fn cmd_bench(session: &mut Session, words: &[&str]) {
+    // A trailing `hce` benches the hand-crafted evaluation (for the speed comparison).
+    let (words, hand_crafted) = match words {
+        [rest @ .., last] if last.eq_ignore_ascii_case("hce") => (rest, true),
+        _ => (words, false),
+    };
     let depth = match words {
         [] => bench::DEFAULT_DEPTH,
         [d] => match d.parse::<u32>() {
@@ -252,10 +288,14 @@ pub(super) fn cmd_bench(session: &mut Session, words: &[&str]) {
                 )
             }
         },
-        _ => return error(session, "bench: expected 'bench [depth]'"),
+        _ => return error(session, "bench: expected 'bench [depth] [hce]'"),
     };
     let total = bench::positions().len();
-    let result = bench::run(depth, &mut |number, fen, nodes| {
+    let mut evaluator = session.evaluator();
+    if hand_crafted {
+        evaluator = vorpal_engine::Evaluator::hand_crafted(evaluator.params);
+    }
+    let result = bench::run(depth, &evaluator, &mut |number, fen, nodes| {
         to_stderr(&format!("Position: {number}/{total} {fen} nodes {nodes}\n"));
     });
     to_stderr("===========================\n");

@@ -35,6 +35,8 @@ const USAGE: &str = "usage: vorpal-datagen --out PATH [options]
   --opening-window CP   re-roll openings scoring beyond this (default 400, 0 = off)
   --skip-plies N        plies after the opening not written (default 8)
   --max-score CP        skip positions with |score| above CP (default 3000, 0 = no bound)
+  --eval nnue|hce       search with the built-in network or the hand-crafted evaluation
+                        (default nnue)
   --max-plies N         adjudicate a draw at this length (default 400)
   --resign CP PLIES     resign when |score| >= CP for PLIES plies (default 1000 6, PLIES 0 = off)
   --draw CP PLIES AFTER draw when |score| <= CP for PLIES plies after ply AFTER (default 10 12 80)
@@ -65,6 +67,13 @@ fn config(args: Vec<String>) -> Result<DatagenConfig, String> {
             "--out" => out = Some(PathBuf::from(parse::<String>(a, &arg)?)),
             "--format" => cfg.format = parse::<String>(a, &arg)?.parse()?,
             "--max-score" => cfg.max_score = parse(a, &arg)?,
+            "--eval" => {
+                cfg.hand_crafted = match parse::<String>(a, &arg)?.as_str() {
+                    "hce" => true,
+                    "nnue" => false,
+                    other => return Err(format!("--eval: '{other}' is not hce or nnue\n{USAGE}")),
+                }
+            }
             "--progress-seconds" => cfg.progress_interval = seconds(a, &arg)?,
             "--games" => games = Some(parse(a, &arg)?),
             "--threads" => cfg.threads = parse(a, &arg)?,
