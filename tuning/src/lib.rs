@@ -12,6 +12,7 @@ pub mod datagen_tools;
 pub mod elo_report;
 pub mod engine_process;
 pub mod gameplay;
+pub mod golden;
 pub mod matchrunner;
 pub mod merge;
 pub mod nnue;

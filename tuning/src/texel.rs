@@ -351,27 +351,7 @@ pub fn fit_k(data: &Dataset, range: Range<usize>, params: &[S], lambda: f64, lo:
         .map(|i| data.eval_int(i, params) as f64)
         .collect();
     let f = |k: f64| loss_of_evals(data, range.clone(), &evals, k, lambda);
-    let inv_phi = (5f64.sqrt() - 1.0) / 2.0;
-    let (mut a, mut b) = (lo, hi);
-    let mut c = b - inv_phi * (b - a);
-    let mut d = a + inv_phi * (b - a);
-    let (mut fc, mut fd) = (f(c), f(d));
-    while b - a > 1e-7 {
-        if fc < fd {
-            b = d;
-            d = c;
-            fd = fc;
-            c = b - inv_phi * (b - a);
-            fc = f(c);
-        } else {
-            a = c;
-            c = d;
-            fc = fd;
-            d = a + inv_phi * (b - a);
-            fd = f(d);
-        }
-    }
-    (a + b) / 2.0
+    crate::golden::golden_section_min(f, lo, hi, |width, _| width <= 1e-7)
 }
 
 /// Loss and gradient of the mean squared error over `range` (gradient per parameter, mg/eg).

@@ -1,31 +1,12 @@
 //! `vorpal-datagen`: well-formed output, deterministic games, resuming and crash recovery.
 
+mod common;
+
+use common::datagen::{quick, scratch};
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use vorpal_engine::{Position, Rules};
-use vorpal_tuning::datagen::{self, parse_line, read_progress, DatagenConfig};
-
-/// A fresh scratch directory for one test.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("vorpal-datagen-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-/// A quick configuration: few nodes, short games.
-fn quick(out: &Path, games: u64) -> DatagenConfig {
-    DatagenConfig {
-        out: out.to_path_buf(),
-        games,
-        nodes: Some(300),
-        seed: 7,
-        random_plies: 6,
-        skip_plies: 2,
-        max_plies: 120,
-        ..DatagenConfig::default()
-    }
-}
+use vorpal_tuning::datagen::{self, parse_line, read_progress};
 
 /// The data of each recorded game, keyed by game index.
 fn games_of(out: &Path) -> BTreeMap<u64, String> {

@@ -1,6 +1,9 @@
 //! `vorpal-datagen` packed output: both formats agree, resuming cuts partial records, convert
 //! and merge, shard seeds, the score bound, balanced openings, and the command line's errors.
 
+mod common;
+
+use common::datagen::{quick, scratch};
 use rand::rngs::StdRng;
 use rand::SeedableRng;
 use std::collections::HashSet;
@@ -8,33 +11,11 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use vorpal_engine::search::{Score, SearchControl, SearchOptions, Searcher};
 use vorpal_engine::{GameResult, Position, Rules};
-use vorpal_tuning::datagen::{self, game_seed, parse_line, random_opening, read_progress, DatagenConfig, OutputFormat};
+use vorpal_tuning::datagen::{self, game_seed, parse_line, random_opening, read_progress, OutputFormat};
 use vorpal_tuning::datagen_tools::{convert, merge};
 use vorpal_tuning::packed::{header, PackedReader, PackedRecord, HEADER_BYTES, RECORD_BYTES};
 
 const DATAGEN: &str = env!("CARGO_BIN_EXE_vorpal-datagen");
-
-/// A fresh scratch directory for one test.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("vorpal-datagen-packed-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-/// A quick configuration: few nodes, short games.
-fn quick(out: &Path, games: u64) -> DatagenConfig {
-    DatagenConfig {
-        out: out.to_path_buf(),
-        games,
-        nodes: Some(300),
-        seed: 7,
-        random_plies: 6,
-        skip_plies: 2,
-        max_plies: 120,
-        ..DatagenConfig::default()
-    }
-}
 
 fn records(path: &Path) -> Vec<PackedRecord> {
     PackedReader::new(std::fs::File::open(path).unwrap())

@@ -33,11 +33,7 @@ impl FeatureChange {
         };
         match mv.kind() {
             MoveKind::Castle => {
-                let side = if to.file() > from.file() {
-                    CastleSide::King
-                } else {
-                    CastleSide::Queen
-                };
+                let side = CastleSide::of_castling(mv);
                 let (kd, rd) = pos.castle_destinations(us, side);
                 let rook = Piece::new(us, crate::types::PieceKind::Rook);
                 change.removed.push(at(mover, fb, from));

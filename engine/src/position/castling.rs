@@ -15,6 +15,16 @@ pub enum CastleSide {
 impl CastleSide {
     /// Both wings.
     pub const BOTH: [CastleSide; 2] = [CastleSide::King, CastleSide::Queen];
+
+    /// The wing of a castling move (encoded king square to rook square, so in Chess960 too).
+    #[inline(always)]
+    pub fn of_castling(mv: crate::types::Move) -> CastleSide {
+        if mv.to().file() > mv.from().file() {
+            CastleSide::King
+        } else {
+            CastleSide::Queen
+        }
+    }
 }
 
 /// A set of castling rights: bit `color * 2 + side`.

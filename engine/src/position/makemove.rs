@@ -34,11 +34,7 @@ impl Position {
         };
         match mv.kind() {
             MoveKind::Castle => {
-                let side = if to.file() > from.file() {
-                    CastleSide::King
-                } else {
-                    CastleSide::Queen
-                };
+                let side = CastleSide::of_castling(mv);
                 let (kd, rd) = CastlingConfig::destinations(us, side);
                 let king = self.remove(fb, from);
                 let rook = self.remove(fb, to);

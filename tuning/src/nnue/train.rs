@@ -83,29 +83,9 @@ pub fn k_error(samples: &[Sample], k: f64) -> f64 {
 /// The sigmoid scale `K` (centipawns) that best maps search scores to results: golden-section
 /// search of [`k_error`] over 10..10,000 cp.
 pub fn fit_k(samples: &[Sample]) -> f64 {
-    let phi = (5f64.sqrt() - 1.0) / 2.0;
     // Search log K: the error is flat for large K, so equal steps in log space converge evenly.
-    let (mut lo, mut hi) = (10f64.ln(), 10_000f64.ln());
     let f = |x: f64| k_error(samples, x.exp());
-    let mut a = hi - phi * (hi - lo);
-    let mut b = lo + phi * (hi - lo);
-    let (mut fa, mut fb) = (f(a), f(b));
-    for _ in 0..60 {
-        if fa < fb {
-            hi = b;
-            b = a;
-            fb = fa;
-            a = hi - phi * (hi - lo);
-            fa = f(a);
-        } else {
-            lo = a;
-            a = b;
-            fa = fb;
-            b = lo + phi * (hi - lo);
-            fb = f(b);
-        }
-    }
-    ((lo + hi) / 2.0).exp()
+    crate::golden::golden_section_min(f, 10f64.ln(), 10_000f64.ln(), |_, steps| steps >= 60).exp()
 }
 
 /// Learning rate at `progress` (epochs done, fractional) of `epochs`: cosine decay from `lr`

@@ -3,6 +3,8 @@
 //! against the printed summary.
 #![allow(dead_code)]
 
+pub mod datagen;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::OnceLock;
