@@ -78,6 +78,10 @@ pub struct AccumulatorStack {
     accumulators: Vec<Accumulator>,
     changes: Vec<FeatureChange>,
     computed: Vec<bool>,
+    /// The full refresh debug builds compare every incremental result with (kept, so the
+    /// check allocates nothing).
+    #[cfg(debug_assertions)]
+    fresh: Accumulator,
 }
 
 impl AccumulatorStack {
@@ -87,6 +91,8 @@ impl AccumulatorStack {
             accumulators: vec![net.new_accumulator(); plies],
             changes: vec![FeatureChange::default(); plies],
             computed: vec![false; plies],
+            #[cfg(debug_assertions)]
+            fresh: net.new_accumulator(),
         }
     }
 
@@ -125,11 +131,9 @@ impl AccumulatorStack {
         }
         #[cfg(debug_assertions)]
         {
-            let mut fresh = net.new_accumulator();
-            net.refresh(pos, &mut fresh);
-            assert_eq!(
-                fresh,
-                self.accumulators[ply],
+            net.refresh(pos, &mut self.fresh);
+            assert!(
+                self.fresh == self.accumulators[ply],
                 "incremental accumulator differs at ply {ply}: {}",
                 pos.to_fen()
             );
