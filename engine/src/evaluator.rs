@@ -34,11 +34,6 @@ impl Evaluator {
         Evaluator { params, net: Some(net) }
     }
 
-    /// The network in use, if any.
-    pub fn network(&self) -> Option<&Arc<Network>> {
-        self.net.as_ref()
-    }
-
     /// The network if it evaluates `pos` (its variant has a net).
     #[inline]
     pub fn network_for(&self, pos: &Position) -> Option<&Network> {

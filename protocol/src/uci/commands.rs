@@ -238,17 +238,7 @@ pub(super) fn cmd_eval(session: &Session) {
     let mut text = eval::breakdown(pos).to_string();
     let settings = session.settings();
     let net = session.network();
-    let uses = if !vorpal_engine::nnue::Network::applies_to(pos) {
-        format!(
-            "the hand-crafted evaluation (no network for {})",
-            pos.rules().variant.name()
-        )
-    } else if settings.use_nnue {
-        "the network".to_string()
-    } else {
-        "the hand-crafted evaluation (UseNNUE false)".to_string()
-    };
-    if vorpal_engine::nnue::Network::applies_to(pos) {
+    let uses = if vorpal_engine::nnue::Network::applies_to(pos) {
         let v = net.evaluate_position(pos);
         let white = if pos.side_to_move() == vorpal_engine::Color::White {
             v
@@ -261,7 +251,17 @@ pub(super) fn cmd_eval(session: &Session) {
             settings.eval_file,
             net.hidden()
         ));
-    }
+        if settings.use_nnue {
+            "the network".to_string()
+        } else {
+            "the hand-crafted evaluation (UseNNUE false)".to_string()
+        }
+    } else {
+        format!(
+            "the hand-crafted evaluation (no network for {})",
+            pos.rules().variant.name()
+        )
+    };
     text.push_str(&format!("\nThe search uses : {uses}"));
     session.out().lines(&text);
 }
