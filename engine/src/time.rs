@@ -11,6 +11,8 @@ pub struct TimeManager {
     start: Instant,
     soft: Option<Duration>,
     hard: Option<Duration>,
+    /// A fixed time per move (`movetime` without a clock): it is used whole, not scaled.
+    fixed: bool,
 }
 
 impl TimeManager {
@@ -36,7 +38,13 @@ impl TimeManager {
                 hard = Some(hard.map_or(h, |x: Duration| x.min(h)).max(Duration::from_millis(1)));
             }
         }
-        TimeManager { start, soft, hard }
+        let fixed = limits.movetime.is_some() && limits.clock.is_none();
+        TimeManager {
+            start,
+            soft,
+            hard,
+            fixed,
+        }
     }
 
     /// Time since the search started.
@@ -50,11 +58,13 @@ impl TimeManager {
     }
 
     /// True when no new iteration should start: the soft limit scaled by `scale` has passed.
-    /// `scale` grows when the best move changes or the score drops and shrinks when stable.
+    /// `scale` grows when the best move changes or the score drops and shrinks when stable;
+    /// a fixed time per move ignores it.
     pub fn soft_limit_reached(&self, control: &SearchControl, scale: f64) -> bool {
         if control.is_pondering() {
             return false;
         }
+        let scale = if self.fixed { 1.0 } else { scale };
         match (self.soft, self.hard) {
             (Some(s), Some(h)) => self.elapsed() >= s.mul_f64(scale).min(h),
             _ => false,
@@ -156,5 +166,9 @@ mod tests {
         let limits = Limits::movetime(Duration::from_millis(500));
         let m = TimeManager::new(&limits, Color::Black, Duration::from_millis(30), Instant::now());
         assert_eq!(m.hard, Some(Duration::from_millis(470)));
+        // The whole time is used: a settled search (scale below 1) does not stop early.
+        let since = Instant::now().checked_sub(Duration::from_millis(400)).unwrap();
+        let m = TimeManager::new(&limits, Color::Black, Duration::from_millis(30), since);
+        assert!(!m.soft_limit_reached(&SearchControl::new(), 0.5));
     }
 }

@@ -39,3 +39,49 @@ fn finds_every_reference_mate() {
         );
     }
 }
+
+/// Every pruning step and extension added to the search is a heuristic: switched the other
+/// way from its default one at a time (off, or on for razoring and ProbCut, which are off by
+/// default), and all together, the search must still find the short mates, with the same
+/// score.
+#[test]
+fn mates_are_found_with_each_heuristic_switched() {
+    use vorpal_engine::search::SearchParams;
+    let rows = tsv_rows("mates.tsv");
+    let switches: [&[(&str, i32)]; 8] = [
+        &[("se_depth", 99)],
+        &[("razor_depth", 3)],
+        &[("probcut_depth", 5)],
+        &[("cont_ply4", 0)],
+        &[("tm_node_scale", 0)],
+        &[("thread_vote", 0)],
+        &[("corr_scale", 100)],
+        &[
+            ("se_depth", 99),
+            ("razor_depth", 3),
+            ("probcut_depth", 5),
+            ("cont_ply4", 0),
+            ("corr_scale", 100),
+        ],
+    ];
+    for switch in switches {
+        let mut params = SearchParams::default();
+        for &(name, value) in switch {
+            params.set(name, value).unwrap();
+        }
+        let mut searcher = Searcher::new(SearchOptions::default());
+        searcher.set_params(params);
+        for row in rows.iter().filter(|r| r["mate_in"].parse::<i32>().unwrap() <= 3) {
+            let pos = Position::from_fen(&row["fen"], Rules::default()).unwrap();
+            let n: i32 = row["mate_in"].parse().unwrap();
+            searcher.clear();
+            let limits = Limits {
+                mate: Some(n as u32),
+                movetime: Some(Duration::from_secs(10)),
+                ..Limits::default()
+            };
+            let result = searcher.search(&Game::new(pos), &limits, &SearchControl::new(), &mut |_| {});
+            assert_eq!(result.score, Score::Mate(n), "{switch:?}: {}", row["fen"]);
+        }
+    }
+}

@@ -32,7 +32,9 @@ const REFUSED: [&str; 8] = [
 /// The parameters named by `--params` (comma-separated, or `all`).
 fn chosen_params(list: &str) -> Result<Vec<SpsaParam>, String> {
     if list == "all" {
-        return Ok(SearchParams::SPECS.iter().map(SpsaParam::from_spec).collect());
+        // On/off switches are decided by matches, not tuned.
+        let tuned = SearchParams::SPECS.iter().filter(|s| !s.is_switch());
+        return Ok(tuned.map(SpsaParam::from_spec).collect());
     }
     list.split(',')
         .map(str::trim)
@@ -192,4 +194,24 @@ pub fn spsa_command(args: &[String]) -> Result<i32, String> {
         println!("{} {} (default {default})", p.name, p.engine_value(p.value));
     }
     Ok(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn all_means_every_parameter_but_the_switches() {
+        let all = chosen_params("all").unwrap();
+        let switches: Vec<&str> = SearchParams::SPECS
+            .iter()
+            .filter(|s| s.is_switch())
+            .map(|s| s.name)
+            .collect();
+        assert!(switches.contains(&"cont_ply4") && switches.contains(&"thread_vote"));
+        assert_eq!(all.len() + switches.len(), SearchParams::SPECS.len());
+        assert!(all.iter().all(|p| !switches.contains(&p.name.as_str())));
+        // A switch can still be named.
+        assert_eq!(chosen_params("thread_vote").unwrap().len(), 1);
+    }
 }

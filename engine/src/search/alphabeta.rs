@@ -55,11 +55,16 @@ impl Worker<'_> {
             }
         }
 
+        // A singular-extension search of this node leaves one move out: it neither cuts off
+        // on nor stores to the table, and does not prune the node as a whole.
+        let excluded = self.stack[ply].excluded;
+        let singular_search = !excluded.is_none();
         // Transposition table: cut off on a deep enough stored bound (not in PV nodes).
         let tt = self.shared.tt.probe(pos.key(), ply);
         let tt_move = tt.map_or(Move::NONE, |e| e.mv);
         if let Some(e) = tt {
             if !pv_node
+                && !singular_search
                 && e.depth >= depth
                 && match e.bound {
                     TtBound::Exact => true,
@@ -68,6 +73,11 @@ impl Worker<'_> {
                     TtBound::None => false,
                 }
             {
+                // A quiet hash move that cuts off earns history as if it had been searched.
+                if e.score >= beta && !tt_move.is_none() && !tt_move.is_noisy() {
+                    let prev = self.prev_moves(ply);
+                    self.history.reward_quiet(pos, tt_move, &[tt_move], depth, ply, prev);
+                }
                 return e.score;
             }
         }
@@ -97,7 +107,15 @@ impl Worker<'_> {
         let improving = improving(&self.stack, ply, static_eval);
         self.stack[ply + 1].moved = None;
 
-        if !pv_node && !in_check {
+        if !pv_node && !in_check && !singular_search {
+            // Razoring: far below alpha at low depth, only a capture could help; when the
+            // quiescence search agrees, trust it.
+            if depth <= params.razor_depth && eval + params.razor_margin * depth < alpha && alpha.abs() < MATE_BOUND {
+                let score = self.qsearch(pos, alpha, alpha + 1, ply, true);
+                if score <= alpha {
+                    return score;
+                }
+            }
             // Reverse futility: far above beta at low depth, the opponent won't catch up.
             if depth <= params.rfp_depth
                 && eval - params.rfp_margin * (depth - improving as i32) >= beta
@@ -135,10 +153,22 @@ impl Worker<'_> {
                     }
                 }
             }
+            // ProbCut: a capture whose reduced search beats beta by a margin would very likely
+            // beat beta at full depth too (unless the table already says otherwise).
+            let probcut_beta = beta + params.probcut_margin;
+            if depth >= params.probcut_depth
+                && beta.abs() < MATE_BOUND
+                && !tt.is_some_and(|e| e.depth >= depth - 3 && e.score < probcut_beta)
+            {
+                let evals = (static_eval, raw_eval);
+                if let Some(score) = self.probcut(pos, probcut_beta, evals, depth, ply, cut_node, tt_move) {
+                    return score;
+                }
+            }
         }
 
         // Internal iterative reduction: without a hash move this node is likely unimportant.
-        if depth >= 4 && tt_move.is_none() && !in_check {
+        if depth >= 4 && tt_move.is_none() && !in_check && !singular_search {
             depth -= 1;
         }
 
@@ -151,7 +181,7 @@ impl Worker<'_> {
         let original_alpha = alpha;
 
         while let Some(mv) = picker.next(pos, self.history) {
-            if root && !self.root_moves[self.pv_index..].iter().any(|r| r.mv == mv) {
+            if mv == excluded || (root && !self.root_moves[self.pv_index..].iter().any(|r| r.mv == mv)) {
                 continue;
             }
             let quiet = !mv.is_noisy();
@@ -203,13 +233,32 @@ impl Worker<'_> {
             if root && self.id == 0 {
                 self.report_currmove(mv, moves_searched);
             }
+            // Singular extension: when every other move fails well below the hash move's
+            // score, the hash move is searched deeper (twice deeper when far below).
+            let mut extension = 0;
+            if mv == tt_move && !root && !singular_search && depth >= params.se_depth {
+                match self.singular(pos, tt, depth, ply, beta, pv_node, cut_node) {
+                    Singular::Extend(e) => extension = e,
+                    Singular::MultiCut(score) => return score,
+                    Singular::Stopped => return 0,
+                }
+            }
+            // Check extension: a checking move is searched one ply deeper.
+            if gives_check {
+                extension = extension.max(1);
+            }
+            // Extensions are bounded by ply, so the search always ends.
+            if extension > 0 && ply >= 2 * self.root_depth as usize {
+                extension = 0;
+            }
+            // Set after the singular test, whose own search at this ply overwrites it.
             let piece = pos.moved_piece(mv).expect("legal move has a piece");
             self.stack[ply].moved = Some(piece_cell(piece, mv));
-            // Check extension: a checking move is searched one ply deeper (bounded by ply).
-            let extension = (gives_check && ply < 2 * self.root_depth as usize) as i32;
+            self.stack[ply + 1].double_extensions = self.stack[ply].double_extensions + (extension >= 2) as i32;
             let new_depth = depth - 1 + extension;
             self.enter_child(ply + 1, pos, mv);
             self.keys.push(pos.key());
+            let nodes_before = self.nodes;
             let mut score;
             if depth >= 3
                 && moves_searched > 1 + pv_node as i32
@@ -242,7 +291,7 @@ impl Worker<'_> {
                 return 0;
             }
             if root {
-                self.record_root_score(mv, score, alpha, moves_searched == 1);
+                self.record_root_score(mv, score, alpha, moves_searched == 1, self.nodes - nodes_before);
             }
             if score > best_score {
                 best_score = score;
@@ -275,12 +324,19 @@ impl Worker<'_> {
         }
 
         if moves_searched == 0 {
+            if singular_search {
+                return alpha; // only the excluded move: it is singular
+            }
             if root {
                 return -INFINITY; // every searchmove excluded: the caller handles it
             }
             // No move searched: checkmate or stalemate (pruning never removes every move,
             // because pruning starts only after a move has produced a score).
             return if in_check { -MATE + ply as i32 } else { 0 };
+        }
+        // The search without one move is no result of this node: nothing is stored.
+        if singular_search {
+            return best_score;
         }
         let bound = TtBound::classify(best_score, original_alpha, beta);
         // Correction history learns from results that say something about the static
@@ -315,8 +371,107 @@ impl Worker<'_> {
         if raw_eval == -INFINITY {
             return raw_eval;
         }
-        let correction = self.history.correction(pos) * self.shared.params.corr_scale / 100;
+        let scale = self.shared.params.corr_scale;
+        // Off (the default): the tables' keys are not even computed.
+        let correction = if scale == 0 {
+            0
+        } else {
+            self.history.correction(pos) * scale / 100
+        };
         (raw_eval + correction).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+    }
+
+    /// Singular-extension test of the hash move of the node at `ply`: the node is searched at
+    /// half depth without it, against a bound a margin below its stored score.
+    #[allow(clippy::too_many_arguments)]
+    fn singular(
+        &mut self,
+        pos: &Position,
+        tt: Option<crate::tt::TtEntry>,
+        depth: i32,
+        ply: usize,
+        beta: i32,
+        pv_node: bool,
+        cut_node: bool,
+    ) -> Singular {
+        let Some(e) = tt else {
+            return Singular::Extend(0);
+        };
+        if e.depth < depth - 3 || !matches!(e.bound, TtBound::Lower | TtBound::Exact) || e.score.abs() >= MATE_BOUND {
+            return Singular::Extend(0);
+        }
+        let params = self.shared.params;
+        let singular_beta = e.score - params.se_margin * depth / 16;
+        let tt_move = e.mv;
+        self.stack[ply].excluded = tt_move;
+        let score = self.search(pos, singular_beta - 1, singular_beta, (depth - 1) / 2, ply, cut_node);
+        self.stack[ply].excluded = Move::NONE;
+        if self.stopped {
+            return Singular::Stopped;
+        }
+        if score < singular_beta {
+            let double = !pv_node
+                && score < singular_beta - params.se_double_margin
+                && self.stack[ply].double_extensions < params.se_double_limit;
+            Singular::Extend(1 + double as i32)
+        } else if singular_beta >= beta {
+            // Multi-cut: another move also beats beta, so this node fails high anyway.
+            Singular::MultiCut(singular_beta)
+        } else if e.score >= beta {
+            // The hash move is not the only good one and is expected to cut: search it less.
+            Singular::Extend(-1)
+        } else {
+            Singular::Extend(0)
+        }
+    }
+
+    /// ProbCut's captures: each one good enough by SEE is tried with a quiescence search and
+    /// then a search four plies shallower against `probcut_beta`; the first that holds wins.
+    #[allow(clippy::too_many_arguments)]
+    fn probcut(
+        &mut self,
+        pos: &Position,
+        probcut_beta: i32,
+        (static_eval, raw_eval): (i32, i32),
+        depth: i32,
+        ply: usize,
+        cut_node: bool,
+        tt_move: Move,
+    ) -> Option<i32> {
+        let mut picker = MovePicker::new_quiescence(pos, tt_move);
+        while let Some(mv) = picker.next(pos, self.history) {
+            if !see_ge(pos, mv, probcut_beta - static_eval) {
+                continue;
+            }
+            self.count_copy_make();
+            let child = pos.after(mv);
+            let piece = pos.moved_piece(mv).expect("legal move has a piece");
+            self.stack[ply].moved = Some(piece_cell(piece, mv));
+            self.stack[ply + 1].double_extensions = self.stack[ply].double_extensions;
+            self.enter_child(ply + 1, pos, mv);
+            self.keys.push(pos.key());
+            let mut score = -self.qsearch(&child, -probcut_beta, -probcut_beta + 1, ply + 1, true);
+            if score >= probcut_beta {
+                score = -self.search(&child, -probcut_beta, -probcut_beta + 1, depth - 4, ply + 1, !cut_node);
+            }
+            self.keys.pop();
+            if self.stopped {
+                return Some(0);
+            }
+            if score >= probcut_beta {
+                self.shared.tt.store(
+                    pos.key(),
+                    ply,
+                    mv,
+                    score,
+                    raw_eval.max(-MATE_BOUND + 1),
+                    depth - 3,
+                    TtBound::Lower,
+                );
+                return Some(score);
+            }
+        }
+        None
     }
 
     /// The null-move verification: the same node searched without a null move.
@@ -334,6 +489,16 @@ impl Worker<'_> {
             self.search(pos, beta - 1, beta, depth, ply, false)
         }
     }
+}
+
+/// What the singular-extension test decided for the hash move.
+enum Singular {
+    /// Search it this many plies deeper (negative: shallower).
+    Extend(i32),
+    /// The node fails high with this score without further search.
+    MultiCut(i32),
+    /// The search was stopped during the test.
+    Stopped,
 }
 
 /// Improving: our static evaluation got better than at our previous node (two plies up, or

@@ -4,7 +4,7 @@
 //! (`cell_board`), which keeps the tables at their two-board size.
 
 use crate::position::Position;
-use crate::types::{BoardId, Move, Piece};
+use crate::types::{BoardId, Color, Move, Piece, PieceKind};
 
 const MAX_HISTORY: i32 = 16_384;
 /// Cells of a destination: 2 boards x 64 squares (board C shares board B's).
@@ -37,31 +37,74 @@ pub fn bonus(depth: i32) -> i32 {
     (depth * 300 - 250).clamp(0, 2500)
 }
 
-/// Entries of the pawn-structure correction table, per side to move.
+/// Entries of each correction table, per side to move.
 const CORRECTION_ENTRIES: usize = 16_384;
+/// Correction tables: pawn structure, material, White's and Black's non-pawn placement.
+const CORRECTION_TABLES: usize = 4;
 /// Correction entries are kept in 1/256 cp.
 const CORRECTION_GRAIN: i32 = 256;
 /// Largest correction, in cp.
 const CORRECTION_LIMIT: i32 = 128;
+
+/// Folds one bitboard into a running key (`slot` tells apart the boards and colours).
+#[inline(always)]
+fn fold(key: u64, bits: u64, slot: u64) -> u64 {
+    let salt = 0x9E37_79B9_7F4A_7C15u64.wrapping_mul(1 + slot);
+    (key ^ (bits ^ salt).wrapping_mul(0xBF58_476D_1CE4_E5B9)).rotate_left(23)
+}
 
 /// A key of the pawn placement on every board (both colours).
 #[inline(always)]
 fn pawn_key(pos: &Position) -> u64 {
     let mut key = 0u64;
     for &board in pos.boards() {
-        for color in crate::types::Color::BOTH {
-            let pawns = pos.pieces(board, color, crate::types::PieceKind::Pawn).0;
-            let salt = 0x9E37_79B9_7F4A_7C15u64.wrapping_mul(1 + 2 * board.index() as u64 + color.index() as u64);
-            key = (key ^ (pawns ^ salt).wrapping_mul(0xBF58_476D_1CE4_E5B9)).rotate_left(23);
+        for color in Color::BOTH {
+            let pawns = pos.pieces(board, color, PieceKind::Pawn).0;
+            key = fold(key, pawns, 2 * board.index() as u64 + color.index() as u64);
         }
     }
     key ^ (key >> 29)
 }
 
+/// A key of the placement of `color`'s pieces other than pawns, on every board.
+#[inline(always)]
+fn non_pawn_key(pos: &Position, color: Color) -> u64 {
+    let mut key = 0u64;
+    for &board in pos.boards() {
+        let pieces = pos.color_on(board, color).0 & !pos.pieces(board, color, PieceKind::Pawn).0;
+        key = fold(key, pieces, board.index() as u64);
+    }
+    key ^ (key >> 29)
+}
+
+/// A key of the material: how many pieces of each kind each side has, whatever the board.
+#[inline(always)]
+fn material_key(pos: &Position) -> u64 {
+    let mut key = 0u64;
+    for color in Color::BOTH {
+        for kind in [
+            PieceKind::Pawn,
+            PieceKind::Knight,
+            PieceKind::Bishop,
+            PieceKind::Rook,
+            PieceKind::Queen,
+        ] {
+            let count = pos.pieces_both(color, kind).count() as u64;
+            key = fold(key, count, 6 * color.index() as u64 + kind.index() as u64);
+        }
+    }
+    key ^ (key >> 29)
+}
+
+/// How many earlier moves give context to the continuation history (1, 2 and 4 plies back).
+pub const CONTINUATION_PLIES: usize = 3;
+/// The (piece cell) of the moves 1, 2 and 4 plies back, where there were moves.
+pub type PrevMoves = [Option<usize>; CONTINUATION_PLIES];
+
 /// All history tables of one search thread.
 pub struct History {
-    /// Correction history: [side][pawn key] -> how far the static evaluation of such pawn
-    /// structures missed the search results, in 1/256 cp.
+    /// Correction history: [table][side][key] -> how far the static evaluation of positions
+    /// with such pawns, material or non-pawn placement missed the search results, in 1/256 cp.
     correction: Vec<i32>,
     /// Quiet history: [side][from cell][to cell] (the butterfly table).
     butterfly: Vec<i16>,
@@ -85,7 +128,7 @@ impl History {
     /// memory and `ucinewgame` stays instant.
     pub fn new(with_continuation: bool) -> History {
         History {
-            correction: vec![0; 2 * CORRECTION_ENTRIES],
+            correction: vec![0; CORRECTION_TABLES * 2 * CORRECTION_ENTRIES],
             butterfly: vec![0; 2 * CELLS * CELLS],
             capture: vec![0; PIECE_CELLS * 6],
             continuation: if with_continuation {
@@ -112,27 +155,40 @@ impl History {
         *self = History::new(!self.continuation.is_empty());
     }
 
+    /// The entry of `pos` in each correction table.
     #[inline(always)]
-    fn correction_index(pos: &Position) -> usize {
-        pos.side_to_move().index() * CORRECTION_ENTRIES + (pawn_key(pos) as usize & (CORRECTION_ENTRIES - 1))
+    fn correction_indices(pos: &Position) -> [usize; CORRECTION_TABLES] {
+        let keys = [
+            pawn_key(pos),
+            material_key(pos),
+            non_pawn_key(pos, Color::White),
+            non_pawn_key(pos, Color::Black),
+        ];
+        let side = pos.side_to_move().index();
+        std::array::from_fn(|t| (t * 2 + side) * CORRECTION_ENTRIES + (keys[t] as usize & (CORRECTION_ENTRIES - 1)))
     }
 
-    /// Correction history: the amount (cp) by which searches of positions with this pawn
-    /// structure came out above their static evaluation, on average; added to the static
-    /// evaluation so pruning decisions start from a better estimate.
+    /// Correction history: the amount (cp) by which searches of positions with these pawns,
+    /// this material and this placement of each side's pieces came out above their static
+    /// evaluation; added to the static evaluation so pruning decisions start from a better
+    /// estimate. Each table learns part of the error (they are updated together), and the
+    /// sum is bounded like one table.
     #[inline(always)]
     pub fn correction(&self, pos: &Position) -> i32 {
-        self.correction[Self::correction_index(pos)] / CORRECTION_GRAIN
+        let sum: i32 = Self::correction_indices(pos).iter().map(|&i| self.correction[i]).sum();
+        (sum / CORRECTION_GRAIN).clamp(-CORRECTION_LIMIT, CORRECTION_LIMIT)
     }
 
-    /// Moves the correction of `pos`'s pawn structure towards `error` (search result minus
-    /// corrected static evaluation), weighted by `depth`.
+    /// Moves the corrections of `pos` towards `error` (search result minus corrected static
+    /// evaluation), weighted by `depth`.
     pub fn update_correction(&mut self, pos: &Position, depth: i32, error: i32) {
-        let entry = &mut self.correction[Self::correction_index(pos)];
         let weight = (depth + 1).min(16);
-        let target = error.clamp(-CORRECTION_LIMIT, CORRECTION_LIMIT) * CORRECTION_GRAIN + *entry;
         let limit = CORRECTION_LIMIT * CORRECTION_GRAIN;
-        *entry = ((*entry * (256 - weight) + target * weight) / 256).clamp(-limit, limit);
+        for i in Self::correction_indices(pos) {
+            let entry = &mut self.correction[i];
+            let target = error.clamp(-CORRECTION_LIMIT, CORRECTION_LIMIT) * CORRECTION_GRAIN + *entry;
+            *entry = ((*entry * (256 - weight) + target * weight) / 256).clamp(-limit, limit);
+        }
     }
 
     /// Forgets the killers (new search).
@@ -140,9 +196,9 @@ impl History {
         self.killers.fill([Move::NONE; 2]);
     }
 
-    /// Ordering score of a quiet move; `prev` are the (piece cell) of the moves 1 and 2 plies ago.
+    /// Ordering score of a quiet move; `prev` are the (piece cell) of the moves 1, 2 and 4 plies ago.
     #[inline(always)]
-    pub fn quiet_score(&self, pos: &Position, mv: Move, prev: [Option<usize>; 2]) -> i32 {
+    pub fn quiet_score(&self, pos: &Position, mv: Move, prev: PrevMoves) -> i32 {
         let mut score = self.butterfly[butterfly_index(pos, mv)] as i32;
         if let Some(piece) = pos.moved_piece(mv) {
             let cell = piece_cell(piece, mv);
@@ -170,7 +226,7 @@ impl History {
         tried: &[Move],
         depth: i32,
         ply: usize,
-        prev: [Option<usize>; 2],
+        prev: PrevMoves,
     ) {
         let b = bonus(depth);
         let killers = &mut self.killers[ply];

@@ -1,7 +1,7 @@
 //! Staged move picker: hash move, good captures (by Alice SEE), killers, quiets by history,
 //! bad captures. Moves are produced lazily so a cutoff skips the later stages' work.
 
-use super::history::History;
+use super::history::{History, PrevMoves, CONTINUATION_PLIES};
 use super::see::{see_ge, SEE_VALUES};
 use crate::position::Position;
 use crate::types::{Move, MoveList, MAX_MOVES};
@@ -38,12 +38,12 @@ pub struct MovePicker {
     last_see: Option<bool>,
     /// Quiet moves are skipped (quiescence search, or late-move pruning).
     skip_quiets: bool,
-    prev: [Option<usize>; 2],
+    prev: PrevMoves,
 }
 
 impl MovePicker {
     /// A picker for the main search. `tt_move` may be anything: it is checked for legality.
-    pub fn new(pos: &Position, tt_move: Move, killers: [Move; 2], prev: [Option<usize>; 2]) -> MovePicker {
+    pub fn new(pos: &Position, tt_move: Move, killers: [Move; 2], prev: PrevMoves) -> MovePicker {
         let tt_move = if pos.is_legal(tt_move) { tt_move } else { Move::NONE };
         MovePicker {
             stage: Stage::TtMove,
@@ -70,7 +70,7 @@ impl MovePicker {
         } else {
             Move::NONE
         };
-        let mut picker = MovePicker::new(pos, tt, [Move::NONE; 2], [None; 2]);
+        let mut picker = MovePicker::new(pos, tt, [Move::NONE; 2], [None; CONTINUATION_PLIES]);
         picker.skip_quiets = !in_check;
         picker
     }
@@ -84,7 +84,7 @@ impl MovePicker {
     /// and `killers` may be any encodings, legal or not.
     pub fn all_moves(pos: &Position, tt_move: Move, killers: [Move; 2]) -> Vec<Move> {
         let history = History::default();
-        let mut picker = MovePicker::new(pos, tt_move, killers, [None; 2]);
+        let mut picker = MovePicker::new(pos, tt_move, killers, [None; CONTINUATION_PLIES]);
         std::iter::from_fn(|| picker.next(pos, &history)).collect()
     }
 

@@ -16,6 +16,13 @@ pub struct ParamSpec {
     pub step: i32,
 }
 
+impl ParamSpec {
+    /// An on/off switch (range 0..=1): SPSA's `all` leaves it alone.
+    pub fn is_switch(&self) -> bool {
+        self.min == 0 && self.max == 1
+    }
+}
+
 /// Declares the parameters once: the struct, its defaults, the spec table and name lookup.
 macro_rules! search_params {
     ($($(#[doc = $doc:literal])* $name:ident: $default:literal, $min:literal..=$max:literal, step $step:literal;)*) => {
@@ -100,6 +107,32 @@ search_params! {
     /// Correction history weight in percent (0 = off: its SPRT at 2+0.02 was inconclusive
     /// after 300 games, +17 +/- 36 Elo, so it stays out of the default build).
     corr_scale: 0, 0..=200, step 10;
+    /// Singular extensions from this depth on (99 = off).
+    se_depth: 8, 4..=99, step 1;
+    /// Singular margin below the hash score, in 1/16 cp per ply of depth.
+    se_margin: 24, 4..=96, step 4;
+    /// How far below the singular margin a move must fail for a double extension.
+    se_double_margin: 20, 0..=100, step 5;
+    /// Double extensions allowed on one path.
+    se_double_limit: 6, 0..=16, step 1;
+    /// Razoring: deepest depth (0 = off, the default: with ProbCut it measured -3.5 +/- 32.3
+    /// Elo over 300 games at 2+0.02, see docs/search.md).
+    razor_depth: 0, 0..=6, step 1;
+    /// Razoring margin per depth.
+    razor_margin: 250, 100..=600, step 20;
+    /// ProbCut: shallowest depth (99 = off, the default, measured with razoring; 5 when on).
+    probcut_depth: 99, 3..=99, step 1;
+    /// ProbCut: margin above beta a capture must reach.
+    probcut_margin: 200, 60..=400, step 15;
+    /// Continuation history also from the move four plies back (1 = on, 0 = off).
+    cont_ply4: 1, 0..=1, step 1;
+    /// Time: the soft limit is scaled by (base - fraction of nodes on the best move) x scale,
+    /// both in percent (scale 0 = off).
+    tm_node_base: 150, 100..=250, step 5;
+    /// Time: see `tm_node_base`.
+    tm_node_scale: 135, 0..=300, step 10;
+    /// Lazy SMP: the threads vote on the move played (1 = on, 0 = off).
+    thread_vote: 1, 0..=1, step 1;
 }
 
 impl SearchParams {
@@ -173,7 +206,7 @@ mod tests {
     #[test]
     fn specs_describe_the_defaults() {
         let d = SearchParams::default();
-        assert_eq!(SearchParams::SPECS.len(), 17);
+        assert_eq!(SearchParams::SPECS.len(), 29);
         for spec in SearchParams::SPECS {
             assert_eq!(d.get(spec.name), Some(spec.default), "{}", spec.name);
             assert!(spec.min <= spec.default && spec.default <= spec.max && spec.step > 0);

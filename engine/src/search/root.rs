@@ -151,6 +151,7 @@ impl Searcher {
                 previous_score: -INFINITY,
                 pv: vec![mv],
                 seldepth: 0,
+                nodes: 0,
             })
             .collect();
         if root_moves.is_empty() {
@@ -229,24 +230,56 @@ impl Searcher {
             root_moves.clone(),
             Some(&mut shown_lines),
         );
-        let result = std::thread::scope(|scope| {
+        let (result, helper_results) = std::thread::scope(|scope| {
+            let mut handles = Vec::with_capacity(threads - 1);
             for (i, history) in helper_histories.iter_mut().enumerate().take(threads - 1) {
                 let shared = &shared;
                 let keys = &game_keys;
                 let moves = root_moves.clone();
-                std::thread::Builder::new()
+                let handle = std::thread::Builder::new()
                     .stack_size(16 << 20)
                     .spawn_scoped(scope, move || {
                         let mut worker = Worker::new(i + 1, shared, history, keys, moves, None);
-                        worker.iterate(&pos, 1);
+                        let (_, depth) = worker.iterate(&pos, 1);
+                        (worker.root_moves.swap_remove(0), depth)
                     })
                     .expect("spawn search thread");
+                handles.push(handle);
             }
             let result = main.iterate(&pos, multipv);
             shared.abort.store(true, Ordering::SeqCst);
-            result
+            let helpers: Vec<(RootMove, u32)> = handles.into_iter().filter_map(|h| h.join().ok()).collect();
+            (result, helpers)
         });
         root_moves = main.root_moves;
+        let mut result = result;
+        // Thread voting (one line, full strength, no depth limit): a helper's move may win.
+        if multipv == 1 && limits.depth.is_none() && self.params.thread_vote != 0 && !helper_results.is_empty() {
+            if let Some(winner) = voted_helper((&root_moves[0], result.1), &helper_results) {
+                let (rm, depth) = &helper_results[winner];
+                let nodes = shared.total_nodes();
+                let ms = (shared.time.elapsed().as_millis() as u64).max(1);
+                let score = Score::from_internal(rm.score.clamp(-MATE, MATE));
+                report(Report::Info(SearchInfo {
+                    depth: *depth,
+                    seldepth: rm.seldepth.max(*depth),
+                    multipv: 1,
+                    score,
+                    bound: Bound::Exact,
+                    wdl: wdl(score),
+                    nodes,
+                    nps: nodes.saturating_mul(1000) / ms,
+                    hashfull: self.tt.hashfull(),
+                    time_ms: ms,
+                    pv: rm.pv.clone(),
+                }));
+                if let Some(i) = root_moves.iter().position(|r| r.mv == rm.mv) {
+                    root_moves[i] = rm.clone();
+                    root_moves[..=i].rotate_right(1);
+                }
+                result = (score, *depth);
+            }
+        }
         #[cfg(feature = "stats")]
         {
             self.copy_makes += shared.copy_makes.load(Ordering::Relaxed);
@@ -265,6 +298,51 @@ impl Searcher {
             nodes: shared.total_nodes(),
         }
     }
+}
+
+/// Time by effort: when most of the nodes went into the best move, the alternatives were
+/// refuted easily and the choice is clear (less time); when few did, think longer. The
+/// factor scales the soft limit; 1 before depth 5 or with `tm_node_scale` 0.
+pub(crate) fn effort_scale(params: &SearchParams, best_nodes: u64, nodes: u64, depth: i32) -> f64 {
+    if params.tm_node_scale == 0 || depth < 5 || nodes == 0 {
+        return 1.0;
+    }
+    let fraction = best_nodes as f64 / nodes as f64;
+    (params.tm_node_base as f64 / 100.0 - fraction) * params.tm_node_scale as f64 / 100.0
+}
+
+/// Lazy SMP thread voting: every thread's best move collects votes weighted by the thread's
+/// completed depth and by how far its score is above the worst one, so a move several deep
+/// threads agree on beats one thread's outlier. A proven win goes to the thread with the
+/// best score. Returns the index of the helper whose move wins, None when the main thread's
+/// does.
+pub(crate) fn voted_helper(main: (&RootMove, u32), helpers: &[(RootMove, u32)]) -> Option<usize> {
+    let all: Vec<(&RootMove, u32)> = std::iter::once(main)
+        .chain(helpers.iter().map(|(rm, d)| (rm, *d)))
+        .filter(|(rm, d)| *d > 0 && rm.score > -INFINITY)
+        .collect();
+    let worst = all.iter().map(|(rm, _)| rm.score).min()?;
+    let weight = |(rm, d): &(&RootMove, u32)| (rm.score - worst + 14) as i64 * *d as i64;
+    let votes = |mv: Move| all.iter().filter(|(rm, _)| rm.mv == mv).map(weight).sum::<i64>();
+    let mut best = (main, None);
+    for (i, (rm, depth)) in helpers.iter().enumerate() {
+        let candidate = (rm, *depth);
+        if *depth == 0 || rm.score == -INFINITY {
+            continue;
+        }
+        let (b, _) = best;
+        let better = if b.0.score >= MATE_BOUND || rm.score >= MATE_BOUND {
+            rm.score > b.0.score
+        } else {
+            let (v, bv) = (votes(rm.mv), votes(b.0.mv));
+            v > bv || (v == bv && weight(&candidate) > weight(&b))
+        };
+        if better {
+            best = (candidate, Some(i));
+        }
+    }
+    // A helper that agrees with the main thread changes nothing (the main line is kept).
+    best.1.filter(|&i| helpers[i].0.mv != main.0.mv)
 }
 
 /// Threads that keep a continuation-history table (the rest order moves without it).
@@ -352,12 +430,13 @@ impl Worker<'_> {
             } else {
                 1.0
             };
+            let effort = effort_scale(self.shared.params, best.nodes, self.nodes, depth);
             last_best = best.mv;
             last_score = best.score;
             if self
                 .shared
                 .time
-                .soft_limit_reached(self.shared.control, stability * drop)
+                .soft_limit_reached(self.shared.control, stability * drop * effort)
             {
                 break;
             }
@@ -410,10 +489,12 @@ impl Worker<'_> {
     /// Records a root move's result (PV from the child) or marks it as not better.
     /// `first` marks the first move searched in this root call: it is searched with the full
     /// window, so its child PV is fresh even when it fails low.
-    pub(crate) fn record_root_score(&mut self, mv: Move, score: i32, alpha: i32, first: bool) {
+    /// `nodes` were spent on the move's search.
+    pub(crate) fn record_root_score(&mut self, mv: Move, score: i32, alpha: i32, first: bool, nodes: u64) {
         let child_pv: Vec<Move> = self.pv[1][..self.pv_len[1]].to_vec();
         let seldepth = self.seldepth as u32;
         if let Some(rm) = self.root_moves.iter_mut().find(|r| r.mv == mv) {
+            rm.nodes += nodes;
             if first || score > alpha {
                 rm.score = score;
                 rm.seldepth = seldepth;

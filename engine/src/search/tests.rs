@@ -164,3 +164,107 @@ fn correction_history_searches_when_enabled() {
     let result = searcher.search(&game, &Limits::depth(8), &SearchControl::new(), &mut |_| {});
     assert!(result.best.is_some() && result.depth == 8);
 }
+
+#[test]
+fn effort_gives_less_time_when_the_best_move_took_most_nodes() {
+    use super::root::effort_scale;
+    let params = super::SearchParams::default();
+    let clear = effort_scale(&params, 900, 1000, 10);
+    let unclear = effort_scale(&params, 200, 1000, 10);
+    assert!(clear < 1.0 && unclear > 1.0, "{clear} {unclear}");
+    assert!(effort_scale(&params, 500, 1000, 10) > clear);
+    assert_eq!(effort_scale(&params, 900, 1000, 4), 1.0, "not before depth 5");
+    let mut off = params.clone();
+    off.tm_node_scale = 0;
+    assert_eq!(effort_scale(&off, 900, 1000, 10), 1.0);
+}
+
+#[test]
+fn threads_vote_for_the_move_played() {
+    use super::root::voted_helper;
+    use super::thread::RootMove;
+    use super::MATE;
+    let moves = Position::startpos().legal_moves();
+    let (a, b) = (moves[0], moves[1]);
+    let rm = |mv, score| RootMove {
+        mv,
+        score,
+        previous_score: score,
+        pv: vec![mv],
+        seldepth: 0,
+        nodes: 0,
+    };
+    // Two helpers at the main thread's depth agree on b: b wins, by the first such helper.
+    let main = rm(a, 30);
+    let helpers = [(rm(b, 25), 12), (rm(b, 28), 12), (rm(a, 10), 11)];
+    assert_eq!(
+        voted_helper((&main, 12), &helpers),
+        Some(1),
+        "the better-scored of b's voters"
+    );
+    // One helper against the main thread at the same depth and score: the main thread stays.
+    assert_eq!(voted_helper((&main, 12), &[(rm(b, 30), 12)]), None);
+    // A helper agreeing with the main thread changes nothing.
+    assert_eq!(voted_helper((&main, 12), &[(rm(a, 90), 14)]), None);
+    // A helper with nothing completed has no vote.
+    assert_eq!(voted_helper((&main, 12), &[(rm(b, 500), 0)]), None);
+    // A proven mate wins whatever the votes.
+    let helpers = [(rm(a, 40), 12), (rm(a, 40), 12), (rm(b, MATE - 5), 9)];
+    assert_eq!(voted_helper((&main, 12), &helpers), Some(2));
+}
+
+#[test]
+fn each_search_switch_changes_the_search() {
+    // The switches the mate tests turn must each change a fixed-depth search, else they
+    // switch nothing (one thread: node counts are deterministic).
+    let nodes = |switch: Option<(&str, i32)>| {
+        let mut searcher = Searcher::new(SearchOptions::default());
+        let mut params = searcher.params().clone();
+        if let Some((name, value)) = switch {
+            params.set(name, value).unwrap();
+        }
+        searcher.set_params(params);
+        bench_positions()
+            .iter()
+            .take(6)
+            .map(|pos| {
+                searcher
+                    .search(&Game::new(*pos), &Limits::depth(10), &SearchControl::new(), &mut |_| {})
+                    .nodes
+            })
+            .sum::<u64>()
+    };
+    let defaults = nodes(None);
+    // Each switched the other way from its default (razoring and ProbCut are off by default).
+    for switch in [
+        ("se_depth", 99),
+        ("razor_depth", 3),
+        ("probcut_depth", 5),
+        ("cont_ply4", 0),
+    ] {
+        assert_ne!(nodes(Some(switch)), defaults, "{switch:?} changes nothing");
+    }
+}
+
+#[test]
+fn correction_history_shares_what_positions_have_in_common() {
+    use super::history::History;
+    let trained = Position::startpos();
+    // The same pieces and material with one pawn elsewhere: only the pawn table differs.
+    let other_pawns = Position::from_fen(
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 1",
+        Rules::default(),
+    )
+    .unwrap();
+    let mut history = History::new(false);
+    for _ in 0..300 {
+        let error = 40 - history.correction(&trained);
+        history.update_correction(&trained, 10, error);
+    }
+    let (full, shared) = (history.correction(&trained), history.correction(&other_pawns));
+    assert!((36..=40).contains(&full), "{full}");
+    assert!(
+        shared > 0 && shared < full,
+        "material and non-pawn tables carry over: {shared} of {full}"
+    );
+}

@@ -1,6 +1,6 @@
 //! Per-thread search state and what all threads share.
 
-use super::history::History;
+use super::history::{History, PrevMoves};
 use super::params::{Reductions, SearchParams};
 use super::{Limits, MAX_PLY};
 use crate::eval::EvalParams;
@@ -86,6 +86,8 @@ pub(crate) struct RootMove {
     pub previous_score: i32,
     pub pv: Vec<Move>,
     pub seldepth: u32,
+    /// Nodes this thread spent below the move in this search (time management).
+    pub nodes: u64,
 }
 
 /// Per-ply search stack entry.
@@ -94,6 +96,10 @@ pub(crate) struct StackEntry {
     pub static_eval: i32,
     /// (piece, landing cell) of the move made at this ply, for continuation history.
     pub moved: Option<usize>,
+    /// The move a singular-extension search at this ply leaves out (NONE otherwise).
+    pub excluded: Move,
+    /// Double extensions on the path down to this ply (they are capped).
+    pub double_extensions: i32,
 }
 
 /// A search thread's own state.
@@ -247,9 +253,10 @@ impl<'a> Worker<'a> {
         )
     }
 
-    /// Continuation-history context: moves 1 and 2 plies before `ply`.
+    /// Continuation-history context: moves 1, 2 and 4 plies before `ply` (the last only
+    /// with `cont_ply4`).
     #[inline(always)]
-    pub fn prev_moves(&self, ply: usize) -> [Option<usize>; 2] {
+    pub fn prev_moves(&self, ply: usize) -> PrevMoves {
         let get = |back: usize| {
             if ply >= back {
                 self.stack[ply - back].moved
@@ -257,7 +264,12 @@ impl<'a> Worker<'a> {
                 None
             }
         };
-        [get(1), get(2)]
+        let fourth = if self.shared.params.cont_ply4 != 0 {
+            get(4)
+        } else {
+            None
+        };
+        [get(1), get(2), fourth]
     }
 
     pub fn update_pv(&mut self, ply: usize, mv: Move) {
