@@ -41,14 +41,14 @@ fn vorpal_against_itself_at_fixed_nodes() {
     let out = run(&args(
         &[&engine("vorpal-a"), &engine("vorpal-b")],
         &format!(
-            "--tc nodes=2000 --games 10 --concurrency 2 --openings {book} --maxmoves 150 \
+            "--tc nodes=1000 --games 6 --concurrency 2 --openings {book} --maxmoves 150 \
              --sprt elo0=0 elo1=10 --pgn {}",
             dir.arg("m.pgn")
         ),
     ));
     assert!(out.status.success());
     let (games, header, lines) = load(&dir.path("m.pgn"));
-    assert_eq!((header.total_games, lines.len()), (10, 10));
+    assert_eq!((header.total_games, lines.len()), (6, 6));
     let sprt =
         vorpal_tuning::stats::Sprt::new(0.0, 10.0, 0.05, 0.05, vorpal_tuning::stats::EloModel::Normalized).unwrap();
     check_summary(
@@ -75,10 +75,10 @@ fn vorpal_match_resumes_after_interruption() {
     let pgn = dir.arg("m.pgn");
     let a = args(
         &[&engine("vorpal-a"), &engine("vorpal-b")],
-        &format!("--tc nodes=4000 --games 10 --openings {book} --maxmoves 150 --pgn {pgn} --quiet"),
+        &format!("--tc nodes=1500 --games 8 --openings {book} --maxmoves 150 --pgn {pgn} --quiet"),
     );
     let before = run_and_kill_after(&a, &dir.path("m.results"), 3);
-    assert!(before < 10, "killed too late ({before} games)");
+    assert!(before < 8, "killed too late ({before} games)");
     let mut resumed = a.clone();
     resumed.push("--resume".into());
     let out = run(&resumed);
@@ -86,7 +86,7 @@ fn vorpal_match_resumes_after_interruption() {
     let (_, _, lines) = load(Path::new(&pgn));
     assert_eq!(
         lines.iter().map(|l| l.id).collect::<Vec<_>>(),
-        (0..10).collect::<Vec<_>>()
+        (0..8).collect::<Vec<_>>()
     );
     check_summary(
         &String::from_utf8_lossy(&out.stdout),
