@@ -169,13 +169,7 @@ fn king_danger<T: Trace>(pos: &Position, params: &EvalParams, trace: &mut T, us:
     let kb = pos.king_board(us);
     let occ_kb = pos.occupied(kb);
     let zone = attacks::king(ksq);
-    for kind in [
-        PieceKind::Pawn,
-        PieceKind::Knight,
-        PieceKind::Bishop,
-        PieceKind::Rook,
-        PieceKind::Queen,
-    ] {
+    for kind in PieceKind::NON_KING {
         // Squares of the king's board from which a piece of this kind would give check.
         let checking = match kind {
             PieceKind::Pawn => attacks::pawn(us, ksq),

@@ -82,13 +82,7 @@ fn non_pawn_key(pos: &Position, color: Color) -> u64 {
 fn material_key(pos: &Position) -> u64 {
     let mut key = 0u64;
     for color in Color::BOTH {
-        for kind in [
-            PieceKind::Pawn,
-            PieceKind::Knight,
-            PieceKind::Bishop,
-            PieceKind::Rook,
-            PieceKind::Queen,
-        ] {
+        for kind in PieceKind::NON_KING {
             let count = pos.pieces_both(color, kind).count() as u64;
             key = fold(key, count, 6 * color.index() as u64 + kind.index() as u64);
         }

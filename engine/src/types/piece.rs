@@ -57,6 +57,15 @@ impl PieceKind {
         PieceKind::King,
     ];
 
+    /// Every kind but the king, in index order.
+    pub const NON_KING: [PieceKind; 5] = [
+        PieceKind::Pawn,
+        PieceKind::Knight,
+        PieceKind::Bishop,
+        PieceKind::Rook,
+        PieceKind::Queen,
+    ];
+
     /// Index 0..6.
     #[inline(always)]
     pub const fn index(self) -> usize {
