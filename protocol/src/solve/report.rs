@@ -1,7 +1,7 @@
 //! The JSON output (one object per problem or twin) and the progress line on stderr.
 
 use super::problem::Task;
-use crate::json::{quote, Object};
+use crate::json::Object;
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -36,24 +36,20 @@ pub fn json(problem: usize, task: &Task, solved: &Solved, tries: bool, ms: u128)
                     })
                     .collect();
                 list.sort();
-                let items: Vec<String> = list
+                let items: Vec<Object> = list
                     .iter()
-                    .map(|(mv, refutations)| Object::new().str("move", mv).strs("refutations", refutations).finish())
+                    .map(|(mv, refutations)| Object::new().str("move", mv).strs("refutations", refutations))
                     .collect();
-                obj = obj.raw("tries", &format!("[{}]", items.join(",")));
+                obj = obj.objects("tries", items);
             }
         }
         Solution::Help(help) => {
             let mut lines: Vec<Vec<String>> = help.lines.iter().map(|l| super::uci_line(pos, l)).collect();
             lines.sort_by_key(|l| l.join(" "));
-            let items: Vec<String> = lines
-                .iter()
-                .map(|l| format!("[{}]", l.iter().map(|m| quote(m)).collect::<Vec<_>>().join(",")))
-                .collect();
-            obj = obj.raw("solutions", &format!("[{}]", items.join(",")));
+            obj = obj.value("solutions", lines);
         }
     }
-    obj.raw("complete", if solved.complete { "true" } else { "false" })
+    obj.value("complete", solved.complete)
         .num("nodes", solved.nodes)
         .num("ms", ms as i128)
         .finish()
