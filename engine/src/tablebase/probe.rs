@@ -248,6 +248,25 @@ impl Tablebases {
         result
     }
 
+    /// Whether the table of the canonical `material` is present and sound (loading it).
+    pub fn check(&self, material: &Material) -> Result<bool, TbError> {
+        Ok(self.table(material)?.is_some())
+    }
+
+    /// The canonical material of `pos` when it has at most [`MAX_MEN`] men.
+    pub fn material_of(pos: &Position) -> Option<Material> {
+        if pos.piece_count() as usize > MAX_MEN {
+            return None;
+        }
+        let side = |c: Color| -> Vec<PieceKind> {
+            PieceKind::NON_KING
+                .iter()
+                .flat_map(|&k| std::iter::repeat_n(k, pos.pieces_both(c, k).count() as usize))
+                .collect()
+        };
+        Some(Material::new(side(Color::White), side(Color::Black)).canonical().0)
+    }
+
     pub(crate) fn entry(&self, s: &Setup) -> Result<Option<u8>, TbError> {
         entry_of(s, &mut |m| self.table(m))
     }
