@@ -6,7 +6,6 @@
 
 use super::assets;
 use super::hub::Hub;
-use super::pgn_io::{export_pgn, import_pgn, today, ExportGame};
 use super::session::{Session, Shared};
 use super::settings::Settings;
 use super::GuiConfig;
@@ -214,18 +213,7 @@ fn session_of(hub: &Hub, url: &str) -> Option<Arc<Shared>> {
 }
 
 fn pgn_of(s: &Session) -> String {
-    let result = match (&s.result, s.at_end()) {
-        (Some((r, _)), _) => r.as_str(),
-        _ => "*",
-    };
-    export_pgn(&ExportGame {
-        start: s.arbiter.game().start(),
-        moves: s.arbiter.moves(),
-        players: [&s.players[0], &s.players[1]],
-        result,
-        termination: s.result.as_ref().map(|(_, why)| why.as_str()),
-        date: &today(),
-    })
+    s.pgn_text()
 }
 
 /// Runs one command of the page; the answer carries the new view (and the error, if any).
@@ -256,15 +244,6 @@ fn run_command(s: &mut Session, shared: &Arc<Shared>, cmd: &Value) -> Result<(),
         s.message = None;
     }
     match name {
-        "move" => s.person_move(str_field(cmd, "uci")?),
-        "goto" => {
-            let ply = cmd
-                .get("ply")
-                .and_then(Value::as_u64)
-                .ok_or("goto needs a ply number")?;
-            s.goto(ply as usize);
-            Ok(())
-        }
         "undo" => s.take_back(),
         "new" => {
             let rules = s.rules_from(
@@ -300,15 +279,6 @@ fn run_command(s: &mut Session, shared: &Arc<Shared>, cmd: &Value) -> Result<(),
             s.new_game(shared, pos, &[], players);
             Ok(())
         }
-        "pgn" => {
-            let game =
-                import_pgn(str_field(cmd, "text")?, s.rules()).map_err(|e| format!("bad PGN, game unchanged: {e}"))?;
-            if s.settings.mode != super::settings::Mode::Analysis {
-                s.stop_engines();
-            }
-            s.new_game(shared, game.start, &game.moves, game.players);
-            Ok(())
-        }
         "settings" => {
             let settings = Settings::from_json(cmd, s.engines.len())?;
             s.apply_settings(shared, settings);
@@ -322,7 +292,7 @@ fn run_command(s: &mut Session, shared: &Arc<Shared>, cmd: &Value) -> Result<(),
             s.restart_engines(shared);
             Ok(())
         }
-        other => Err(format!("unknown command '{other}'")),
+        other => s.game_command(shared, other, cmd),
     }
 }
 

@@ -6,12 +6,15 @@
 //! UCI child processes over pipes (the match runner's client), exactly as any GUI would.
 
 mod assets;
+mod commands;
 mod http;
 mod hub;
 mod lines;
+mod notation;
 mod pgn_io;
 mod session;
 mod settings;
+mod tree;
 mod view;
 mod worker;
 
