@@ -444,9 +444,6 @@ impl<'a> Reader<'a> {
 }
 
 fn stipulation(w: &Word) -> Result<Stipulation, InputError> {
-    if w.text.to_ascii_lowercase().starts_with("dia") {
-        return Err(InputError::new(w.line, w.text, "proof games are not supported"));
-    }
     w.text.parse().map_err(|e: String| InputError::new(w.line, w.text, e))
 }
 

@@ -204,13 +204,26 @@ fn board_suffix(board: BoardId) -> &'static str {
     }
 }
 
-/// The side that plays the first move: White in direct and self play; in help play Black for
-/// `h#n` and White for `h#n.5` (the other way round with `whitetoplay`).
+/// The side that plays the first move (for a proof game: the side to move in the diagram).
+/// White in direct, self and reflex play and in the series-movers `ser-#`, `ser-=` and
+/// `ser-s#`; Black plays the series of `ser-h#`. In help play Black for `h#n` and White for
+/// `h#n.5`; help-self play ends with Black's forced move, so White starts `hs#n` and Black
+/// `hs#n.5` (in help and help-self play the other way round with `whitetoplay`). A proof game
+/// from the start position ends with Black to move after `diaN.5` (White made the last move)
+/// and with White to move after `diaN`.
 pub fn first_mover(stipulation: &Stipulation, white_to_play: bool) -> Color {
+    let white_if = |white: bool| if white { Color::White } else { Color::Black };
     match stipulation.play {
-        Play::Direct | Play::SelfPlay => Color::White,
-        Play::Help if stipulation.half_move != white_to_play => Color::White,
-        Play::Help => Color::Black,
+        Play::Direct
+        | Play::SelfPlay
+        | Play::Reflex
+        | Play::SemiReflex
+        | Play::SeriesDirect
+        | Play::SeriesSelf => Color::White,
+        Play::SeriesHelp => white_if(white_to_play),
+        Play::Help => white_if(stipulation.half_move != white_to_play),
+        Play::HelpSelf => white_if(!stipulation.half_move != white_to_play),
+        Play::ProofGame | Play::AToB => white_if(!stipulation.half_move),
     }
 }
 
