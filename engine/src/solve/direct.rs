@@ -52,6 +52,9 @@ pub struct DirectSolution {
     pub keys: Vec<AttackLine>,
     /// With tries: first moves refuted by at least one and at most `max_refutations` defences.
     pub tries: Vec<AttackLine>,
+    /// Reflex play (`r#n`) whose attacker can reach the goal at once: those moves, which it
+    /// must play, so the problem has no solution (Popeye prints them with `?!?`).
+    pub forced: Vec<Move>,
 }
 
 /// The position after the legal move `mv` (the solver only plays generated legal moves, so the
@@ -318,7 +321,15 @@ pub(crate) fn solve_direct(
     };
     // Reflex play: an attacker that can reach the goal at once must, so nothing is a key.
     if stipulation.play == Play::Reflex && has_goal_move(pos, stipulation.goal, options.pruning) {
-        return DirectSolution::default();
+        let forced = pos
+            .legal_moves()
+            .into_iter()
+            .filter(|&m| goal_reached(&child(pos, m), stipulation.goal))
+            .collect();
+        return DirectSolution {
+            forced,
+            ..DirectSolution::default()
+        };
     }
     let roots: Vec<Move> = pos.legal_moves().into_iter().collect();
     let results: Vec<RootResult> = roots

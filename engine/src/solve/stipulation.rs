@@ -204,9 +204,8 @@ mod tests {
     #[test]
     fn reads_every_form_and_writes_it_back() {
         for text in [
-            "#2", "#3", "h#2", "h#2.5", "h#0.5", "s#2", "=3", "h=2", "s=1", "h=1.5", "r#2", "r=3", "semi-r#2",
-            "hs#2", "hs#1.5", "ser-#5", "ser-=3", "ser-h#4", "ser-h=2", "ser-s#3", "dia10.5", "dia4", "a=>b3",
-            "a=>b2.5",
+            "#2", "#3", "h#2", "h#2.5", "h#0.5", "s#2", "=3", "h=2", "s=1", "h=1.5", "r#2", "r=3", "semi-r#2", "hs#2",
+            "hs#1.5", "ser-#5", "ser-=3", "ser-h#4", "ser-h=2", "ser-s#3", "dia10.5", "dia4", "a=>b3", "a=>b2.5",
         ] {
             let stip: Stipulation = text.parse().unwrap();
             assert_eq!(stip.to_string(), text);
@@ -226,8 +225,25 @@ mod tests {
     #[test]
     fn rejects_malformed_stipulations() {
         for text in [
-            "", "#", "h#", "#2.5", "s#1.5", "x#2", "#-1", "#0", "h#2.7", "#31", "ser-h#2.5", "#2a", "r#1.5",
-            "dia", "dia2.7", "a=>b", "hs#0.5", "ser-x3", "semi-#2",
+            "",
+            "#",
+            "h#",
+            "#2.5",
+            "s#1.5",
+            "x#2",
+            "#-1",
+            "#0",
+            "h#2.7",
+            "#31",
+            "ser-h#2.5",
+            "#2a",
+            "r#1.5",
+            "dia",
+            "dia2.7",
+            "a=>b",
+            "hs#0.5",
+            "ser-x3",
+            "semi-#2",
         ] {
             assert!(text.parse::<Stipulation>().is_err(), "{text}");
         }

@@ -24,6 +24,14 @@ pub fn json(problem: usize, task: &Task, base: &Position, solved: &Solved, tries
             let mut keys: Vec<String> = direct.keys.iter().map(|k| pos.move_to_uci(k.mv)).collect();
             keys.sort();
             obj = obj.strs("keys", &keys);
+            if !direct.forced.is_empty() {
+                let mut forced: Vec<String> = direct.forced.iter().map(|&m| pos.move_to_uci(m)).collect();
+                forced.sort();
+                obj = obj.raw(
+                    "forced",
+                    &serde_json::to_string(&forced).unwrap_or_else(|_| "[]".into()),
+                );
+            }
             if tries {
                 let mut list: Vec<(String, Vec<String>)> = direct
                     .tries

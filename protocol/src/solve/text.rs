@@ -32,6 +32,13 @@ pub fn heading(task: &Task) -> String {
 /// The lines of a direct or self play solution: keys first, then tries.
 pub fn direct(pos: &Position, solution: &DirectSolution, variations: bool) -> Vec<String> {
     let mut out = Vec::new();
+    // Reflex play: the attacker must reach the goal at once, so nothing can be a key.
+    let mut forced: Vec<(String, Move)> = solution.forced.iter().map(|&m| (pos.move_to_uci(m), m)).collect();
+    forced.sort_by(|a, b| a.0.cmp(&b.0));
+    for (_, m) in forced {
+        out.push(String::new());
+        out.push(format!("{:w$}1.{} ?!?", "", san(pos, m), w = attack_indent(1)));
+    }
     for (lines, marker) in [(&solution.keys, "!"), (&solution.tries, "?")] {
         for line in sorted(pos, lines) {
             out.push(String::new());
