@@ -27,10 +27,7 @@ pub fn json(problem: usize, task: &Task, base: &Position, solved: &Solved, tries
             if !direct.forced.is_empty() {
                 let mut forced: Vec<String> = direct.forced.iter().map(|&m| pos.move_to_uci(m)).collect();
                 forced.sort();
-                obj = obj.raw(
-                    "forced",
-                    &serde_json::to_string(&forced).unwrap_or_else(|_| "[]".into()),
-                );
+                obj = obj.strs("forced", &forced);
             }
             if tries {
                 let mut list: Vec<(String, Vec<String>)> = direct
@@ -45,11 +42,11 @@ pub fn json(problem: usize, task: &Task, base: &Position, solved: &Solved, tries
                     })
                     .collect();
                 list.sort();
-                let items: Vec<String> = list
+                let items: Vec<Object> = list
                     .iter()
-                    .map(|(mv, refutations)| Object::new().str("move", mv).strs("refutations", refutations).finish())
+                    .map(|(mv, refutations)| Object::new().str("move", mv).strs("refutations", refutations))
                     .collect();
-                obj = obj.raw("tries", &format!("[{}]", items.join(",")));
+                obj = obj.objects("tries", items);
             }
         }
         Solution::Help(help) => {
@@ -59,15 +56,15 @@ pub fn json(problem: usize, task: &Task, base: &Position, solved: &Solved, tries
                     .map(|l| super::uci_line(pos, &task.stipulation, l))
                     .collect();
                 lines.sort_by(|a, b| (a.len(), a.join(" ")).cmp(&(b.len(), b.join(" "))));
-                serde_json::to_string(&lines).unwrap_or_else(|_| "[]".into())
+                lines
             };
-            obj = obj.raw("solutions", &uci(&help.lines));
+            obj = obj.value("solutions", uci(&help.lines));
             if !help.short.is_empty() {
-                obj = obj.raw("short", &uci(&help.short));
+                obj = obj.value("short", uci(&help.short));
             }
         }
     }
-    obj.raw("complete", if solved.complete { "true" } else { "false" })
+    obj.value("complete", solved.complete)
         .num("nodes", solved.nodes)
         .num("ms", ms as i128)
         .finish()
