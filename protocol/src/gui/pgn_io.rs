@@ -2,9 +2,9 @@
 //! `Variant` tag (and `FEN`/`SetUp` for a set-up start), import that takes the rules from the
 //! tags and replays every move through the rules core, naming the first problem it meets.
 
-use vorpal_engine::{EnPassant, Move, Position, Rules};
+use vorpal_engine::{Move, Position, Rules};
 use vorpal_tuning::pgn::{parse_pgn, PgnGame, PgnMove};
-use vorpal_tuning::variant_tag::{en_passant_tag, parse_variant_tag, variant_tag};
+use vorpal_tuning::variant_tag::{en_passant_tag, rules_from_tags, variant_tag};
 
 /// A game read from PGN.
 #[derive(Debug, Clone)]
@@ -25,17 +25,7 @@ pub fn import_pgn(text: &str, current: Rules) -> Result<ImportedGame, String> {
     if game.moves.is_empty() && game.tags.is_empty() {
         return Err("the PGN text has no tags and no moves".into());
     }
-    let mut rules = current;
-    if let Some(tag) = game.tag("Variant") {
-        let (variant, chess960) =
-            parse_variant_tag(tag).ok_or_else(|| format!("unknown variant '{tag}' in the Variant tag"))?;
-        rules = Rules::for_variant(variant).with_chess960(chess960);
-    }
-    if let Some(ep) = game.tag("AliceEnPassant") {
-        rules = rules.with_ep(ep.parse::<EnPassant>()?);
-    } else if game.tag("Variant").is_some() {
-        rules = rules.with_ep(EnPassant::Off);
-    }
+    let rules = rules_from_tags(game.tag("Variant"), game.tag("AliceEnPassant"), current)?;
     let (start, moves) = game.replay(rules)?;
     let name = |k: &str| game.tag(k).unwrap_or("?").to_string();
     Ok(ImportedGame {
