@@ -3,8 +3,8 @@
 //! tags and replays every move through the rules core, naming the first problem it meets.
 
 use vorpal_engine::{EnPassant, Move, Position, Rules};
-use vorpal_tuning::pgn::{parse_pgn, PgnGame, PgnMove};
-use vorpal_tuning::variant_tag::{en_passant_tag, parse_variant_tag, variant_tag};
+use vorpal_tuning::arena::pgn::{parse_pgn, PgnGame, PgnMove};
+use vorpal_tuning::arena::variant_tag::{en_passant_tag, parse_variant_tag, variant_tag};
 
 /// A game read from PGN.
 #[derive(Debug, Clone)]
@@ -94,7 +94,7 @@ pub fn export_pgn(g: &ExportGame) -> String {
 }
 
 /// Today's date as a PGN tag value (UTC), as the match runner writes it.
-pub use vorpal_tuning::output::today;
+pub use vorpal_tuning::arena::pgn::today;
 
 #[cfg(test)]
 mod tests {

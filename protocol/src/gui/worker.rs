@@ -10,7 +10,7 @@ use std::sync::mpsc::{self, Receiver, Sender, TryRecvError};
 use std::thread;
 use std::time::{Duration, Instant};
 use vorpal_engine::Rules;
-use vorpal_tuning::engine_process::{EngineConfig, EngineProcess};
+use vorpal_tuning::arena::engine_process::{EngineConfig, EngineProcess};
 
 /// Time allowed for the handshake and `isready`.
 const STARTUP: Duration = Duration::from_secs(10);

@@ -5,7 +5,7 @@
 //! the end of its output. The engine's standard error is forwarded to the log. Dropping an
 //! [`EngineProcess`] sends `quit` and kills the process if it does not exit promptly.
 
-use crate::timecontrol::TimeControl;
+use crate::arena::timecontrol::TimeControl;
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, Stdio};
