@@ -7,7 +7,11 @@
 //! (`super::Limits`, where `search/mod.rs` has `pub use limits::{Clock, Limits}`) leads to the
 //! module that defines the item. A folder's door (its `mod.rs` declaring and re-exporting its
 //! rooms) is not an import: edges from a module to the modules inside it are left out, so a
-//! room may use what its folder defines.
+//! room may use what its folder defines. Unit tests (`mod tests` blocks and `tests.rs` files)
+//! are left out.
+//!
+//! [`rooms`] folds the graph into the crate's top-level modules (`search::root` counts as
+//! `search`), the plan a reader sees in the source tree.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -32,7 +36,7 @@ pub fn modules(dir: &Path, prefix: &[String], out: &mut BTreeMap<String, String>
             let mut inner = prefix.to_vec();
             inner.push(name);
             modules(&path, &inner, out);
-        } else if path.extension().is_some_and(|e| e == "rs") {
+        } else if path.extension().is_some_and(|e| e == "rs") && name != "tests" {
             let mut parts = prefix.to_vec();
             if !matches!(name.as_str(), "mod" | "main" | "lib") {
                 parts.push(name);
@@ -239,6 +243,19 @@ pub fn import_graph(src: &Path) -> Graph {
         graph.insert(name.clone(), edges);
     }
     graph
+}
+
+/// The graph of the crate's top-level modules: `a` imports `b` when a module in `a` imports
+/// one in `b`.
+pub fn rooms(graph: &Graph) -> Graph {
+    let room = |m: &String| m.split("::").next().unwrap_or("").to_string();
+    let mut out = Graph::new();
+    for (module, uses) in graph {
+        let from = room(module);
+        let entry = out.entry(from.clone()).or_default();
+        entry.extend(uses.iter().map(room).filter(|to| to != &from));
+    }
+    out
 }
 
 /// A circle in `graph` (`[a, b, a]`), if there is one.

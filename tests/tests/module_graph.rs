@@ -1,9 +1,10 @@
 //! No crate of the workspace has an import circle: in `engine`, `protocol`, `tuning` and
-//! `tests` no module reaches itself through the modules it imports (the graph as
-//! `vorpal_tests::module_graph` reads it from the sources).
+//! `tests` no module reaches itself through the modules it imports, and no top-level module
+//! (a room: `search/`, `matches/`, `gui/`) reaches itself through the rooms it imports (the
+//! graph as `vorpal_tests::module_graph` reads it from the sources).
 
 use std::path::{Path, PathBuf};
-use vorpal_tests::module_graph::{circles, find_circle, import_graph};
+use vorpal_tests::module_graph::{circles, find_circle, import_graph, rooms};
 
 /// The workspace root, or the tree named by `MODULES_ROOT=<dir>` (to see the check fail on an
 /// older checkout).
@@ -25,12 +26,15 @@ fn no_crate_has_an_import_circle() {
         for circle in circles(&graph) {
             found.push(format!("{krate}: {}", circle.join(" -> ")));
         }
+        for circle in circles(&rooms(&graph)) {
+            found.push(format!("{krate} (rooms): {}", circle.join(" -> ")));
+        }
     }
     assert!(found.is_empty(), "import circles:\n{}", found.join("\n"));
 }
 
-/// Writes `files` (path, text) under a fresh directory and returns the graph's circle.
-fn circle_in(name: &str, files: &[(&str, &str)]) -> Option<Vec<String>> {
+/// Writes `files` (path, text) under a fresh directory and returns it.
+fn scratch(name: &str, files: &[(&str, &str)]) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("vorpal-module-graph-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     for (path, text) in files {
@@ -38,13 +42,19 @@ fn circle_in(name: &str, files: &[(&str, &str)]) -> Option<Vec<String>> {
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(path, text).unwrap();
     }
+    dir
+}
+
+/// The circle of the module graph of `files`, if any.
+fn circle_in(name: &str, files: &[(&str, &str)]) -> Option<Vec<String>> {
+    let dir = scratch(name, files);
     let circle = find_circle(&import_graph(&dir));
     std::fs::remove_dir_all(&dir).unwrap();
     circle
 }
 
 #[test]
-fn the_check_finds_circles_between_rooms_and_through_a_folders_re_exports() {
+fn the_check_finds_circles_between_modules_through_re_exports_and_between_rooms() {
     let lib = "pub mod a;\npub mod b;\npub mod s;\n";
     // Two rooms that import each other, one by a `crate::` path, the other by `super::`.
     let circle = circle_in(
@@ -71,6 +81,23 @@ fn the_check_finds_circles_between_rooms_and_through_a_folders_re_exports() {
         ],
     );
     assert_eq!(circle, Some(vec!["s::x".into(), "s::y".into(), "s::x".into()]));
+    // Rooms: `a` uses a room of `s`, which uses `a`'s constants; no module circle, a room circle.
+    let files = [
+        ("lib.rs", lib),
+        ("a.rs", "use crate::s::x::X;\npub const N: u32 = 1;\n"),
+        ("b.rs", ""),
+        ("s/mod.rs", "pub mod x;\npub mod y;\n"),
+        ("s/x.rs", "pub struct X;\n"),
+        ("s/y.rs", "use crate::a::N;\n"),
+    ];
+    let dir = scratch("rooms", &files);
+    let graph = import_graph(&dir);
+    assert_eq!(find_circle(&graph), None);
+    assert_eq!(
+        find_circle(&rooms(&graph)),
+        Some(vec!["a".into(), "s".into(), "a".into()])
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
     // A folder's door, a room using what its folder defines, and comments and unit tests: no circle.
     let circle = circle_in(
         "door",
