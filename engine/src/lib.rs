@@ -31,5 +31,3 @@ pub mod eval;
 pub mod evaluator;
 pub mod nnue;
 pub mod search;
-pub mod time;
-pub mod tt;

@@ -7,7 +7,7 @@ use super::see::see_ge;
 use super::thread::{StackEntry, Worker};
 use super::{INFINITY, MATE, MATE_BOUND, MAX_PLY};
 use crate::position::Position;
-use crate::tt::TtBound;
+use crate::search::tt::TtBound;
 use crate::types::{Move, PieceKind};
 use arrayvec::ArrayVec;
 
@@ -387,7 +387,7 @@ impl Worker<'_> {
     fn singular(
         &mut self,
         pos: &Position,
-        tt: Option<crate::tt::TtEntry>,
+        tt: Option<crate::search::tt::TtEntry>,
         depth: i32,
         ply: usize,
         beta: i32,

@@ -19,6 +19,8 @@ mod strength;
 #[cfg(test)]
 mod tests;
 mod thread;
+pub mod time;
+pub mod tt;
 
 pub use limits::{Clock, Limits};
 pub use movepick::MovePicker;

@@ -6,8 +6,8 @@ use super::{Limits, MAX_PLY};
 use crate::eval::EvalParams;
 use crate::nnue::{AccumulatorStack, Network};
 use crate::position::Position;
-use crate::time::TimeManager;
-use crate::tt::TranspositionTable;
+use crate::search::time::TimeManager;
+use crate::search::tt::TranspositionTable;
 use crate::types::Move;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
