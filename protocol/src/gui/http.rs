@@ -10,7 +10,6 @@ use super::access::{Access, Grant};
 use super::assets;
 use super::engine_pool::EnginePool;
 use super::hub::Hub;
-use super::pgn_io::{export_pgn, import_pgn, today, ExportGame};
 use super::secret::TOKEN_VARIABLE;
 use super::server::{self, Handler, Limits, Request, Response};
 use super::session::{Session, Shared};
@@ -268,18 +267,7 @@ impl Routes {
 }
 
 fn pgn_of(s: &Session) -> String {
-    let result = match (&s.result, s.at_end()) {
-        (Some((r, _)), _) => r.as_str(),
-        _ => "*",
-    };
-    export_pgn(&ExportGame {
-        start: s.arbiter.game().start(),
-        moves: s.arbiter.moves(),
-        players: [&s.players[0], &s.players[1]],
-        result,
-        termination: s.result.as_ref().map(|(_, why)| why.as_str()),
-        date: &today(),
-    })
+    s.pgn_text()
 }
 
 /// Runs one command of the page; the answer carries the new view (and the error, if any).
@@ -310,16 +298,6 @@ fn run_command(s: &mut Session, shared: &Arc<Shared>, cmd: &Value) -> Result<(),
         s.message = None;
     }
     match name {
-        "move" => s.person_move(str_field(cmd, "uci")?),
-        "goto" => {
-            // Clamped to the game (as documented): any whole number from 0 is accepted.
-            let ply = cmd
-                .get("ply")
-                .and_then(Value::as_u64)
-                .ok_or("goto needs a whole ply number from 0")?;
-            s.goto(usize::try_from(ply).unwrap_or(usize::MAX));
-            Ok(())
-        }
         "undo" => s.take_back(),
         "new" => {
             let rules = s.rules_from(
@@ -359,15 +337,6 @@ fn run_command(s: &mut Session, shared: &Arc<Shared>, cmd: &Value) -> Result<(),
             s.new_game(shared, pos, &[], players);
             Ok(())
         }
-        "pgn" => {
-            let game =
-                import_pgn(str_field(cmd, "text")?, s.rules()).map_err(|e| format!("bad PGN, game unchanged: {e}"))?;
-            if s.settings.mode != super::settings::Mode::Analysis {
-                s.stop_engines();
-            }
-            s.new_game(shared, game.start, &game.moves, game.players);
-            Ok(())
-        }
         "settings" => {
             let settings = Settings::from_json(cmd, s.engines.len())?;
             s.apply_settings(shared, settings);
@@ -381,7 +350,7 @@ fn run_command(s: &mut Session, shared: &Arc<Shared>, cmd: &Value) -> Result<(),
             s.restart_engines(shared);
             Ok(())
         }
-        other => Err(format!("unknown command '{other}'")),
+        other => s.game_command(shared, other, cmd),
     }
 }
 

@@ -12,15 +12,18 @@
 mod access;
 mod assets;
 mod engine_pool;
+mod commands;
 mod http;
 mod hub;
 mod lines;
+mod notation;
 mod pgn_io;
 mod secret;
 mod server;
 mod session;
 mod settings;
 mod signals;
+mod tree;
 mod view;
 mod worker;
 

@@ -41,17 +41,31 @@ export async function openSession() {
   return body;
 }
 
-/** Long-polls the state forever, calling link.onState for each version newer than link.version. */
+/** The state of session `sid` at once, or null when the server no longer has it. */
+export async function fetchState(sid) {
+  try {
+    const r = await fetch(`/api/state?sid=${sid}&since=0`);
+    return r.ok ? await r.json() : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Long-polls the state while link.sid stays the same, calling link.onState for each version
+ * newer than link.version; link.onGone when the server no longer has the session. */
 export async function pollLoop(link) {
-  for (;;) {
+  const sid = link.sid;
+  while (link.sid === sid) {
     try {
       const r = await fetch(`/api/state?sid=${link.sid}&since=${link.version}`);
       if (r.status === 403) {
         link.onError(NO_ACCESS);
         return;
       }
+      if (link.sid !== sid) return;
       if (r.status === 410) {
-        link.onError('This page\'s session has ended (the server restarted or the tab was idle). Reload the page.');
+        if (link.onGone) link.onGone();
+        else link.onError('This page\'s session has ended (the server restarted or the tab was idle). Reload the page.');
         return;
       }
       if (!r.ok) throw new Error(`server answered ${r.status}`);
