@@ -346,6 +346,14 @@ test('desktop: cells of 56 px at 1400x900 and 44 px at 1024x700', async () => {
 test('screenshots of every mode at 1400x900, 1024x700 and 390x844', async () => {
   const dir = join(SHOTS, 'modes');
   mkdirSync(dir, { recursive: true });
+  // The browser's dark preference is honoured.
+  const dark = await browser.newContext({ viewport: { width: 1400, height: 900 }, colorScheme: 'dark' });
+  const night = await openPage({ context: dark });
+  await importYearout(night);
+  await night.hover(cell('B', 'f3'));
+  assert.equal(await night.evaluate(() => document.documentElement.dataset.theme), 'dark');
+  await night.screenshot({ path: join(dir, 'dark-1400x900.png') });
+  await closePage(night);
   for (const [w, h] of [[1400, 900], [1024, 700], [390, 844]]) {
     for (const mode of ['human', 'play', 'analysis', 'watch']) {
       const page = await openPage({ viewport: { width: w, height: h } });
