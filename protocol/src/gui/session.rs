@@ -2,6 +2,7 @@
 //! core), the shown node, the tags it came with, the mode, the clocks and the engines. Every change bumps a version number that the page's long
 //! poll waits on; engine output is folded in by the hub's ticker at most ten times a second.
 
+use super::engine_pool::EnginePool;
 use super::lines::{parse_line, EngineLine};
 use super::notation::refusal;
 use super::settings::{Limit, Mode, Settings};
@@ -99,8 +100,8 @@ pub struct Session {
     pub alert: Option<String>,
     /// Changes with every update the page should see.
     pub version: u64,
-    /// When the page last asked for anything.
-    pub last_seen: Instant,
+    /// The server's engines, counted against its cap.
+    pool: Arc<EnginePool>,
 }
 
 /// A session shared between the HTTP threads, the engine threads and the ticker.
@@ -111,7 +112,7 @@ pub struct Shared {
 
 impl Shared {
     /// A new session at the standard start position.
-    pub fn new(engines: Arc<Vec<EngineConfig>>) -> Arc<Shared> {
+    pub fn new(engines: Arc<Vec<EngineConfig>>, pool: Arc<EnginePool>) -> Arc<Shared> {
         let name = engines.first().map_or_else(String::new, |e| e.name.clone());
         let session = Session {
             engines,
@@ -145,7 +146,7 @@ impl Shared {
             message: None,
             alert: None,
             version: 1,
-            last_seen: Instant::now(),
+            pool,
         };
         let shared = Arc::new(Shared {
             state: Mutex::new(session),
@@ -164,7 +165,6 @@ impl Shared {
     pub fn update<T>(self: &Arc<Self>, f: impl FnOnce(&mut Session, &Arc<Shared>) -> T) -> T {
         let mut s = self.lock();
         let before = s.version;
-        s.last_seen = Instant::now();
         let out = f(&mut s, self);
         if s.version != before {
             self.changed.notify_all();
@@ -176,7 +176,6 @@ impl Shared {
     pub fn wait_change(&self, since: u64, timeout: Duration) -> MutexGuard<'_, Session> {
         let deadline = Instant::now() + timeout;
         let mut s = self.lock();
-        s.last_seen = Instant::now();
         while s.version == since {
             let left = deadline.saturating_duration_since(Instant::now());
             if left.is_zero() {
@@ -301,11 +300,19 @@ impl Session {
             name: config.name.clone(),
             ..EngineState::default()
         };
-        self.workers[slot] = Some(Worker::spawn(config, self.rules(), options, move |event| {
+        let worker = Worker::spawn(&self.pool, config, self.rules(), options, move |event| {
             if let Some(shared) = weak.upgrade() {
                 shared.update(|s, sh| s.on_event(sh, slot, generation, event));
             }
-        }));
+        });
+        match worker {
+            Ok(w) => self.workers[slot] = Some(w),
+            Err(why) => {
+                self.workers[slot] = None;
+                self.message = Some(format!("Engine not started: {why}."));
+                self.engine[slot].failed = Some(why);
+            }
+        }
         if self.search.as_ref().is_some_and(|s| s.slot == slot) {
             self.search = None;
         }
@@ -372,6 +379,10 @@ impl Session {
                 }
                 self.kick();
                 let _ = shared;
+            }
+            Event::Notice(text) => {
+                self.message = Some(text);
+                self.bump();
             }
             Event::Failed(why) => {
                 self.workers[slot] = None;
@@ -773,7 +784,7 @@ mod tests {
             cmd: "/nonexistent/engine".into(),
             ..EngineConfig::default()
         }];
-        Shared::new(Arc::new(engines))
+        Shared::new(Arc::new(engines), EnginePool::new(2))
     }
 
     fn line_sans(s: &Session) -> Vec<String> {
