@@ -53,6 +53,10 @@ impl Worker<'_> {
             if alpha >= beta {
                 return alpha;
             }
+            // Endgame tables: the exact result (when loaded and holding this material).
+            if let Some(score) = self.tablebase_score(pos, ply) {
+                return score;
+            }
         }
 
         // A singular-extension search of this node leaves one move out: it neither cuts off

@@ -67,6 +67,8 @@ pub(crate) struct Shared<'a> {
     /// The network when it evaluates this search's variant.
     pub net: Option<&'a Network>,
     pub threads: usize,
+    /// Endgame tables probed inside the search (win/draw/loss), when loaded.
+    pub tablebases: Option<&'a crate::tablebase::Tablebases>,
     /// Positions made by all threads (the `stats` build).
     #[cfg(feature = "stats")]
     pub copy_makes: AtomicU64,
