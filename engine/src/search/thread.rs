@@ -244,6 +244,16 @@ impl<'a> Worker<'a> {
         }
     }
 
+    /// Makes `mv` on a copy of `pos` (counted in the `stats` build) and prefetches the
+    /// child's table bucket, which its search probes first.
+    #[inline(always)]
+    pub fn make_child(&mut self, pos: &Position, mv: Move) -> Position {
+        self.count_copy_make();
+        let child = pos.after(mv);
+        self.shared.tt.prefetch(child.key());
+        child
+    }
+
     /// Repetition: twofold inside the search path, threefold with the game history; never
     /// across a null move on the path (the positions before it are not reachable by moves).
     pub fn is_repetition(&self, key: u64, halfmove: u16) -> bool {
