@@ -18,6 +18,7 @@ pub mod perft;
 pub mod position;
 pub mod rules;
 pub mod solve;
+pub mod tablebase;
 pub mod types;
 
 pub use evaluator::Evaluator;
@@ -31,5 +32,3 @@ pub mod eval;
 pub mod evaluator;
 pub mod nnue;
 pub mod search;
-pub mod time;
-pub mod tt;

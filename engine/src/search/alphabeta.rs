@@ -7,7 +7,7 @@ use super::see::see_ge;
 use super::thread::{StackEntry, Worker};
 use super::{INFINITY, MATE, MATE_BOUND, MAX_PLY};
 use crate::position::Position;
-use crate::tt::TtBound;
+use crate::search::tt::TtBound;
 use crate::types::{Move, PieceKind};
 use arrayvec::ArrayVec;
 
@@ -52,6 +52,10 @@ impl Worker<'_> {
             beta = beta.min(MATE - ply as i32 - 1);
             if alpha >= beta {
                 return alpha;
+            }
+            // Endgame tables: the exact result (when loaded and holding this material).
+            if let Some(score) = self.tablebase_score(pos, ply) {
+                return score;
             }
         }
 
@@ -384,7 +388,7 @@ impl Worker<'_> {
     fn singular(
         &mut self,
         pos: &Position,
-        tt: Option<crate::tt::TtEntry>,
+        tt: Option<crate::search::tt::TtEntry>,
         depth: i32,
         ply: usize,
         beta: i32,

@@ -8,7 +8,7 @@ use super::see::{see_ge, SEE_VALUES};
 use super::thread::Worker;
 use super::{INFINITY, MATE, MATE_BOUND, MAX_PLY};
 use crate::position::Position;
-use crate::tt::TtBound;
+use crate::search::tt::TtBound;
 use crate::types::{Move, MoveList};
 use crate::GenType;
 

@@ -6,8 +6,8 @@ use super::{Limits, MAX_PLY};
 use crate::eval::EvalParams;
 use crate::nnue::{AccumulatorStack, Network};
 use crate::position::Position;
-use crate::time::TimeManager;
-use crate::tt::TranspositionTable;
+use crate::search::time::TimeManager;
+use crate::search::tt::TranspositionTable;
 use crate::types::Move;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
@@ -67,6 +67,8 @@ pub(crate) struct Shared<'a> {
     /// The network when it evaluates this search's variant.
     pub net: Option<&'a Network>,
     pub threads: usize,
+    /// Endgame tables probed inside the search (win/draw/loss), when loaded.
+    pub tablebases: Option<&'a crate::tablebase::Tablebases>,
     /// Positions made by all threads (the `stats` build).
     #[cfg(feature = "stats")]
     pub copy_makes: AtomicU64,

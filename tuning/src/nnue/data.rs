@@ -2,7 +2,7 @@
 //! out a validation set.
 //!
 //! A sample keeps only what training needs, in 34 bytes (the packed record's layout of the
-//! pieces, [`crate::packed`]): the occupied squares, each one's piece and board, the side to
+//! pieces, [`crate::datagen::packed`]): the occupied squares, each one's piece and board, the side to
 //! move, the search score, the game result and the hand-crafted evaluation (the baseline). The
 //! active feature indices (`vorpal_engine::nnue::feature_index`) are computed from it when the
 //! sample is used ([`Sample::active`]), which costs far less than the sample's gradient.
@@ -11,8 +11,8 @@
 //! else as the datagen text form (`<pipe FEN> | <score cp, White's view> | <result, White's
 //! view>`).
 
+use crate::datagen::packed::{self, PackedRecord, HEADER_BYTES, RECORD_BYTES};
 use crate::datagen::parse_line;
-use crate::packed::{self, PackedRecord, HEADER_BYTES, RECORD_BYTES};
 use rayon::prelude::*;
 use std::io::{self, BufRead, BufReader, Read};
 use std::path::Path;
@@ -240,7 +240,7 @@ pub struct LoadReport {
 pub enum DataFormat {
     /// `vorpal-datagen` text lines.
     Text,
-    /// `vorpal-datagen` packed records ([`crate::packed`]).
+    /// `vorpal-datagen` packed records ([`crate::datagen::packed`]).
     Packed,
 }
 
