@@ -1,7 +1,8 @@
 //! The documented examples are true: every example of `docs/protocol.md` (sessions with the UCI
 //! and CECP loops, one-shot command lines) is run against the built binary and its output
 //! compared with the document, apart from the values that vary (see
-//! `vorpal_tests::doc_examples::mask`); the README's command lines run and exit 0.
+//! `vorpal_tests::doc_examples::mask`); the command lines of the README and the other docs
+//! pages run and exit 0.
 
 use std::path::Path;
 use std::time::Duration;
@@ -177,25 +178,37 @@ fn shell_words_keep_quoted_fens_whole() {
     assert_eq!(shell_words(r#"a "" b"#), vec!["a", "", "b"]);
 }
 
-/// The README's command lines (`target/release/vorpal ...` in its shell blocks), without the
-/// comments; lines with a placeholder (`<FEN>`, `PROBLEM.inp`) and the GUI server are skipped.
+/// The command lines (`target/release/vorpal ...` in shell blocks) of the README and of the
+/// pages of `docs/` other than `protocol.md` (whose examples are checked line by line above),
+/// without the comments; lines with a placeholder (`<FEN>`, `PROBLEM.inp`) and the GUI server
+/// are skipped.
 fn readme_commands() -> Vec<String> {
-    let readme = document("README.md");
+    let mut pages = vec!["README.md".to_string()];
+    let docs = Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs");
+    let mut names: Vec<String> = std::fs::read_dir(&docs)
+        .expect("docs/")
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|n| n.ends_with(".md") && n != "protocol.md")
+        .collect();
+    names.sort();
+    pages.extend(names.into_iter().map(|n| format!("docs/{n}")));
     let mut out = Vec::new();
-    let mut in_block = false;
-    for line in readme.lines() {
-        if line.starts_with("```") {
-            in_block = !in_block;
-            continue;
+    for page in &pages {
+        let mut in_block = false;
+        for line in document(page).lines() {
+            if line.starts_with("```") {
+                in_block = !in_block;
+                continue;
+            }
+            let Some(rest) = line.strip_prefix("target/release/vorpal ").filter(|_| in_block) else {
+                continue;
+            };
+            let command = rest.split("  #").next().unwrap_or(rest).trim();
+            if command.contains('<') || command.contains("PROBLEM.inp") || command.starts_with("gui") {
+                continue;
+            }
+            out.push(command.to_string());
         }
-        let Some(rest) = line.strip_prefix("target/release/vorpal ").filter(|_| in_block) else {
-            continue;
-        };
-        let command = rest.split("  #").next().unwrap_or(rest).trim();
-        if command.contains('<') || command.contains("PROBLEM.inp") || command.starts_with("gui") {
-            continue;
-        }
-        out.push(command.to_string());
     }
     out
 }
