@@ -6,6 +6,7 @@
 #![forbid(unsafe_code)]
 
 mod analyze;
+mod annotate;
 mod cli;
 mod display;
 mod format;
@@ -20,6 +21,7 @@ mod serve;
 mod session;
 mod solve;
 mod status;
+mod tb;
 mod uci;
 mod worker;
 mod xboard;

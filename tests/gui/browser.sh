@@ -30,7 +30,7 @@ if [ -z "${VORPAL_BIN:-}" ]; then
 fi
 export VORPAL_BIN SCREENSHOT_DIR="$shots"
 cd "$here"
-timeout 600 node --test --test-concurrency=1 gui.test.mjs
+timeout 900 node --test --test-concurrency=1 gui.test.mjs ux.test.mjs
 if [ "${UPDATE_README_SHOT:-}" = 1 ]; then
   mkdir -p "$root/docs/img"
   cp "$shots/08-analysis-line-played.png" "$root/docs/img/gui.png"

@@ -5,6 +5,7 @@
 pub mod data;
 pub mod doc_examples;
 pub mod fuzz;
+pub mod gui_server;
 pub mod harness;
 pub mod module_graph;
 pub mod reference;

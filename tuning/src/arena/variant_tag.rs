@@ -80,6 +80,25 @@ pub fn check_tags(variant: Option<&str>, en_passant: Option<&str>, rules: Rules)
     Ok(())
 }
 
+/// The rules a game's tags name (`variant`, `en_passant`: the `[Variant]` and
+/// `[AliceEnPassant]` values): without a `[Variant]` tag the game is played under `current`
+/// (with its en passant option unless `[AliceEnPassant]` names one); with one, under that
+/// variant and en passant off unless `[AliceEnPassant]` says otherwise.
+pub fn rules_from_tags(variant: Option<&str>, en_passant: Option<&str>, current: Rules) -> Result<Rules, String> {
+    let mut rules = current;
+    if let Some(tag) = variant {
+        let (variant, chess960) =
+            parse_variant_tag(tag).ok_or_else(|| format!("unknown variant '{tag}' in the Variant tag"))?;
+        rules = Rules::for_variant(variant).with_chess960(chess960);
+    }
+    if let Some(ep) = en_passant {
+        rules = rules.with_ep(ep.parse::<EnPassant>()?);
+    } else if variant.is_some() {
+        rules = rules.with_ep(EnPassant::Off);
+    }
+    Ok(rules)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -96,6 +115,24 @@ mod tests {
             }
         }
         assert_eq!(parse_variant_tag("Chess"), None);
+    }
+
+    #[test]
+    fn rules_come_from_the_tags() {
+        let lady = Rules::for_variant(Variant::LadyAlice).with_ep(EnPassant::Normal);
+        assert_eq!(rules_from_tags(None, None, lady), Ok(lady));
+        assert_eq!(rules_from_tags(Some("Alice"), None, lady), Ok(Rules::default()));
+        let mini = rules_from_tags(Some("Mini Alice 960"), Some("double"), lady).unwrap();
+        assert_eq!(
+            mini,
+            Rules::for_variant(Variant::MiniAlice)
+                .with_chess960(true)
+                .with_ep(EnPassant::Double)
+        );
+        assert!(rules_from_tags(Some("Crazyhouse"), None, lady)
+            .unwrap_err()
+            .contains("Crazyhouse"));
+        assert!(rules_from_tags(None, Some("sometimes"), lady).is_err());
     }
 
     #[test]
