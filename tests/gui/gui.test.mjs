@@ -263,9 +263,9 @@ test('three moves against the engine: replies on the right boards, clocks run', 
 
 test('analysis shows a line of depth 10 or more within a few seconds', async () => {
   const page = await openPage();
-  await page.selectOption('#multipv', '2');
   const t0 = Date.now();
   await page.selectOption('#mode', 'analysis');
+  await page.selectOption('#multipv', '2');
   await page.waitForFunction(
     () => [...document.querySelectorAll('#lines .line')].some((l) => Number(l.dataset.depth) >= 10),
     null,
