@@ -30,15 +30,17 @@ function freePort() {
   });
 }
 
-/** Starts `vorpal gui --port port`; resolves to {url, child}. */
-function startServer(port) {
+/** Starts `vorpal gui --port port` (with the access token `token` when given, as
+ * VORPAL_GUI_TOKEN); resolves to {url, child}, `url` being the printed link with the token. */
+function startServer(port, token) {
   return new Promise((resolve, reject) => {
-    const child = spawn(BIN, ['gui', '--port', String(port)], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const env = token ? { ...process.env, VORPAL_GUI_TOKEN: token } : process.env;
+    const child = spawn(BIN, ['gui', '--port', String(port)], { stdio: ['ignore', 'pipe', 'pipe'], env });
     let out = '';
     const timer = setTimeout(() => reject(new Error(`no URL from vorpal gui: ${out}`)), 15000);
     child.stdout.on('data', (d) => {
       out += d;
-      const m = out.match(/http:\/\/[0-9.:]+\//);
+      const m = out.match(/http:\/\/[0-9.:]+\/\?token=[A-Za-z0-9_-]+/);
       if (m) {
         clearTimeout(timer);
         resolve({ url: m[0], child, port });
@@ -58,7 +60,7 @@ function stopServer(s) {
 const ready = (page) => page.waitForFunction(() => /to move|wins|Draw|loses/.test(document.getElementById('status').textContent));
 
 async function openPage(opts = {}) {
-  const context = opts.context || (await browser.newContext({ viewport: opts.viewport || { width: 1400, height: 900 }, acceptDownloads: true }));
+  const context = opts.context || (await browser.newContext({ viewport: opts.viewport || { width: 1400, height: 900 }, acceptDownloads: true, bypassCSP: true }));
   const page = await context.newPage();
   page.on('pageerror', (e) => { throw e; });
   await page.goto(opts.url || server.url);
@@ -124,13 +126,16 @@ test('a reload keeps the moves, the variations and the shown move', async () => 
 
 test('a restart of the server on the same port keeps the game', async () => {
   const port = await freePort();
-  let own = await startServer(port);
-  const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+  // The same token both times (VORPAL_GUI_TOKEN), so the open page keeps its access cookie;
+  // with a new token the page asks for the new link, which restores the kept game.
+  const token = `restart-test-${port}-0123456789`;
+  let own = await startServer(port, token);
+  const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, bypassCSP: true });
   const page = await openPage({ context, url: own.url });
   await clickMove(page, ['A', 'e2'], ['B', 'e4']);
   await moveCount(page, 1);
   await stopServer(own);
-  own = await startServer(port);
+  own = await startServer(port, token);
   try {
     // The page finds its session gone and opens a new one with the kept game.
     await page.waitForFunction(() => document.getElementById('notice').textContent === '' && document.querySelectorAll('#moves .move').length === 1, null, { timeout: 20000 });
@@ -147,7 +152,7 @@ test('a restart of the server on the same port keeps the game', async () => {
 });
 
 test('a duplicated tab opens its own session with a copy of the game', async () => {
-  const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+  const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, bypassCSP: true });
   const one = await openPage({ context });
   await clickMove(one, ['A', 'e2'], ['B', 'e4']);
   await moveCount(one, 1);
@@ -347,7 +352,7 @@ test('screenshots of every mode at 1400x900, 1024x700 and 390x844', async () => 
   const dir = join(SHOTS, 'modes');
   mkdirSync(dir, { recursive: true });
   // The browser's dark preference is honoured.
-  const dark = await browser.newContext({ viewport: { width: 1400, height: 900 }, colorScheme: 'dark' });
+  const dark = await browser.newContext({ viewport: { width: 1400, height: 900 }, colorScheme: 'dark', bypassCSP: true });
   const night = await openPage({ context: dark });
   await importYearout(night);
   await night.hover(cell('B', 'f3'));
