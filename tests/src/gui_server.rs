@@ -71,7 +71,20 @@ impl GuiServer {
 
     /// [`GuiServer::start`] with extra environment variables.
     pub fn start_with_env(args: &[&str], env: &[(&str, &str)]) -> GuiServer {
-        let mut cmd = Command::new(vorpal_binary());
+        GuiServer::launch(Command::new(vorpal_binary()), args, env)
+    }
+
+    /// [`GuiServer::start`] under an open-file limit of `files` (the server's process is the
+    /// shell's, replaced by `exec`).
+    pub fn start_with_file_limit(files: u32, args: &[&str]) -> GuiServer {
+        let mut cmd = Command::new("sh");
+        cmd.arg("-c")
+            .arg(format!("ulimit -n {files} && exec \"$0\" \"$@\""))
+            .arg(vorpal_binary());
+        GuiServer::launch(cmd, args, &[])
+    }
+
+    fn launch(mut cmd: Command, args: &[&str], env: &[(&str, &str)]) -> GuiServer {
         cmd.args(["gui", "--port", "0"])
             .args(args)
             .stdin(Stdio::null())

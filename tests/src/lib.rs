@@ -7,6 +7,7 @@ pub mod doc_examples;
 pub mod fuzz;
 pub mod gui_server;
 pub mod harness;
+pub mod module_graph;
 pub mod reference;
 pub mod rules_check;
 pub mod tier;

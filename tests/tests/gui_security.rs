@@ -189,6 +189,26 @@ fn idle_sockets_and_huge_headers_do_not_harm_the_server() {
 }
 
 #[test]
+fn a_low_open_file_limit_never_kills_the_server() {
+    let engine = fake_engine();
+    let args: Vec<&str> = engine.iter().map(String::as_str).collect();
+    let mut server = GuiServer::start_with_file_limit(64, &args);
+    let idle: Vec<TcpStream> = (0..200).filter_map(|_| TcpStream::connect(&server.addr).ok()).collect();
+    assert!(idle.len() > 100);
+    let t = Instant::now();
+    assert_eq!(
+        server
+            .request("GET", &format!("/?token={}", server.token), &[], b"")
+            .status,
+        200
+    );
+    let sid = server.new_session();
+    assert_eq!(server.state(&sid)["turn"], "white");
+    assert!(t.elapsed() < Duration::from_secs(2), "answered in {:?}", t.elapsed());
+    assert!(server.alive());
+}
+
+#[test]
 fn abandoned_sessions_end_with_their_engines() {
     let server = start(&["--session-timeout", "2"], &fake_engine());
     let sids: Vec<String> = (0..8).map(|_| server.new_session()).collect();

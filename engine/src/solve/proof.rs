@@ -205,22 +205,69 @@ fn fix_parity(d: u32, parity: u32) -> u32 {
     }
 }
 
+/// The most diagram pieces of one side the bounds handle (a side has at most 16 in a game).
+const MAX_TARGETS: usize = 64;
+
 /// The diagram and what the bounds need of it.
 struct Target {
     position: Position,
-    units: [Vec<Unit>; 2],
+    /// The number of diagram pieces of each side.
+    counts: [usize; 2],
+    /// Per side and diagram piece, the cost of every (kind, square, board) of a piece of that
+    /// side to become it: index `kind * 128 + square * 2 + board`.
+    costs: [Vec<Vec<u16>>; 2],
+    /// Per side, whether each diagram piece is its king.
+    kings: [Vec<bool>; 2],
     /// The bounds apply (two boards, every move transfers).
     bounds: bool,
-    distances: Distances,
 }
+
+const KINDS: [PieceKind; 6] = [
+    PieceKind::King,
+    PieceKind::Queen,
+    PieceKind::Rook,
+    PieceKind::Bishop,
+    PieceKind::Knight,
+    PieceKind::Pawn,
+];
 
 impl Target {
     fn new(position: &Position) -> Target {
+        let distances = Distances::new();
+        let two_boards = matches!(position.rules().variant, Variant::Alice | Variant::LookingGlass);
+        let mut costs: [Vec<Vec<u16>>; 2] = [Vec::new(), Vec::new()];
+        let mut kings: [Vec<bool>; 2] = [Vec::new(), Vec::new()];
+        let mut counts = [0; 2];
+        for color in [Color::White, Color::Black] {
+            let targets = units(position, color);
+            counts[color.index()] = targets.len();
+            for t in &targets {
+                let mut table = vec![INF as u16; 6 * 128];
+                if two_boards {
+                    for kind in KINDS {
+                        for sq in 0..64u8 {
+                            for board in [BoardId::A, BoardId::B] {
+                                let u = Unit {
+                                    kind,
+                                    square: Square::new(sq),
+                                    board,
+                                };
+                                table[kind.index() * 128 + usize::from(sq) * 2 + board.index()] =
+                                    distances.cost(color, &u, t).min(INF) as u16;
+                            }
+                        }
+                    }
+                }
+                costs[color.index()].push(table);
+                kings[color.index()].push(t.kind == PieceKind::King);
+            }
+        }
         Target {
-            units: [units(position, Color::White), units(position, Color::Black)],
             position: *position,
-            bounds: matches!(position.rules().variant, Variant::Alice | Variant::LookingGlass),
-            distances: Distances::new(),
+            counts,
+            costs,
+            kings,
+            bounds: two_boards && counts.iter().all(|&n| n <= MAX_TARGETS),
         }
     }
 
@@ -228,48 +275,60 @@ impl Target {
         pos.side_to_move() == self.position.side_to_move() && pos.same_placement(&self.position)
     }
 
+    /// The number of pieces of `color` in `pos`.
+    fn count(pos: &Position, color: Color) -> usize {
+        pos.boards()
+            .iter()
+            .map(|&b| pos.color_on(b, color).count() as usize)
+            .sum()
+    }
+
     /// A lower bound on the moves `color` still needs in `pos` to reach the diagram.
     fn moves_needed(&self, pos: &Position, color: Color) -> u32 {
-        let targets = &self.units[color.index()];
-        let mine = units(pos, color);
-        if targets.len() > mine.len() {
+        let ci = color.index();
+        let (targets, kings) = (&self.costs[ci], &self.kings[ci]);
+        let mine = Target::count(pos, color);
+        if targets.len() > mine {
             return INF;
         }
-        let captures_allowed = mine.len() > targets.len();
-        let can_castle = crate::CastleSide::BOTH
-            .into_iter()
-            .any(|side| pos.castling().has(color, side));
-        let mut col_min = vec![INF; targets.len()];
+        let captures_allowed = mine > targets.len();
+        let can_castle = crate::CastleSide::BOTH.into_iter().any(|side| pos.castling().has(color, side));
+        let mut col_min = [INF; MAX_TARGETS];
         let mut row_sum = 0;
-        for u in &mine {
-            // A castling moves the king two squares in one move: no bound on the king then.
-            let free_king = u.kind == PieceKind::King && can_castle;
-            let mut row_min = if captures_allowed && u.kind != PieceKind::King {
-                0
-            } else {
-                INF
-            };
-            for (j, t) in targets.iter().enumerate() {
-                let c = if free_king && t.kind == PieceKind::King {
-                    0
-                } else {
-                    self.distances.cost(color, u, t)
-                };
-                row_min = row_min.min(c);
-                col_min[j] = col_min[j].min(c);
+        for &board in pos.boards() {
+            for kind in KINDS {
+                for square in pos.pieces(board, color, kind) {
+                    let index = kind.index() * 128 + square.index() * 2 + board.index();
+                    // A castling moves the king two squares in one move: no bound on it then.
+                    let free_king = kind == PieceKind::King && can_castle;
+                    let mut row_min = if captures_allowed && kind != PieceKind::King {
+                        0
+                    } else {
+                        INF
+                    };
+                    for (j, table) in targets.iter().enumerate() {
+                        let c = if free_king && kings[j] {
+                            0
+                        } else {
+                            u32::from(table[index])
+                        };
+                        row_min = row_min.min(c);
+                        col_min[j] = col_min[j].min(c);
+                    }
+                    row_sum += row_min;
+                }
             }
-            row_sum += row_min;
         }
-        let col_sum: u32 = col_min.iter().sum();
+        let col_sum: u32 = col_min[..targets.len()].iter().sum();
         // A castling also moves the rook without a move of its own.
         let moves = row_sum.max(col_sum).saturating_sub(u32::from(can_castle));
         // Every missing piece of the other side is still to be captured by this one.
-        let theirs = units(pos, color.flip()).len();
-        let missing = theirs.saturating_sub(self.units[color.flip().index()].len()) as u32;
-        if theirs < self.units[color.flip().index()].len() {
+        let theirs = Target::count(pos, color.flip());
+        let their_target = self.counts[color.flip().index()];
+        if theirs < their_target {
             return INF;
         }
-        moves.max(missing)
+        moves.max((theirs - their_target) as u32)
     }
 
     /// True when `pos` can still reach the diagram in `plies` half moves by the bounds.

@@ -3,7 +3,7 @@
 //! stops at the first move that is not legal, so a bad engine line never reaches the page).
 
 use vorpal_engine::{Color, Position};
-use vorpal_tuning::engine_process::UciScore;
+use vorpal_tuning::arena::engine_process::UciScore;
 
 /// One analysis line as the engine reported it.
 #[derive(Clone, Debug, PartialEq, Eq)]

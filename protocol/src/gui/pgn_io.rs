@@ -8,7 +8,7 @@
 use super::notation::{numbered, refusal};
 use super::tree::GameTree;
 use vorpal_engine::{Position, Rules};
-use vorpal_tuning::variant_tag::{en_passant_tag, rules_from_tags, variant_tag};
+use vorpal_tuning::arena::variant_tag::{en_passant_tag, rules_from_tags, variant_tag};
 
 /// A game read from PGN.
 #[derive(Debug, Clone)]
@@ -330,7 +330,7 @@ pub fn export_pgn(g: &ExportGame) -> String {
 }
 
 /// Today's date as a PGN tag value (UTC), as the match runner writes it.
-pub use vorpal_tuning::output::today;
+pub use vorpal_tuning::arena::pgn::today;
 
 #[cfg(test)]
 mod tests {

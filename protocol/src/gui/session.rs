@@ -13,8 +13,8 @@ use std::collections::BTreeMap;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, Weak};
 use std::time::{Duration, Instant};
 use vorpal_engine::{Color, EnPassant, EndReason, GameResult, Move, Position, Rules};
-use vorpal_tuning::arbiter::{bare_king, color_name, end_text};
-use vorpal_tuning::engine_process::EngineConfig;
+use vorpal_tuning::arena::arbiter::{bare_king, color_name, end_text};
+use vorpal_tuning::arena::engine_process::EngineConfig;
 
 /// What an engine slot knows about its engine.
 #[derive(Clone, Debug, Default)]
