@@ -35,6 +35,7 @@ usage: vorpal                      the UCI loop on stdin/stdout (for GUIs and ma
        vorpal solve PROBLEM.inp    solve Alice problems in Popeye's input language, or
        vorpal solve --fen <FEN> --stip <stipulation>   one position (vorpal solve --help)
        vorpal gui [options]        play and analyse in the browser (vorpal gui --help)
+       vorpal tb generate|probe    Alice endgame tablebases (vorpal tb --help)
        vorpal --help | -h          this text
        vorpal --version | -V       the version";
 
@@ -60,6 +61,7 @@ pub fn run(args: &[String]) -> i32 {
         ["annotate", rest @ ..] => crate::annotate::run(rest),
         ["solve", rest @ ..] => crate::solve::run(rest),
         ["gui", rest @ ..] => crate::gui::run(rest),
+        ["tb", rest @ ..] => crate::tb::run(rest),
         ["xboard"] => {
             let session = Session::new(Output::stdout());
             serve(&mut std::io::stdin().lock(), session, Box::new(Xboard::new()));

@@ -21,6 +21,7 @@ mod serve;
 mod session;
 mod solve;
 mod status;
+mod tb;
 mod uci;
 mod worker;
 mod xboard;

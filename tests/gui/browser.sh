@@ -29,4 +29,4 @@ if [ -z "${VORPAL_BIN:-}" ]; then
 fi
 export VORPAL_BIN SCREENSHOT_DIR="$shots"
 cd "$here"
-timeout 600 node --test --test-concurrency=1 gui.test.mjs
+timeout 900 node --test --test-concurrency=1 gui.test.mjs ux.test.mjs

@@ -2,14 +2,18 @@
 //!
 //! A reader thread turns the engine's standard output into timestamped lines on a channel, so
 //! every wait has a deadline: an engine that hangs is noticed, and one that crashes shows up as
-//! the end of its output. The engine's standard error is forwarded to the log. Dropping an
+//! the end of its output. The engine's standard error is forwarded to the log. Output is read as
+//! bounded lines (see [`crate::engine_output`]): overlong lines are cut, bytes that are not
+//! UTF-8 replaced, and both reported once through [`EngineProcess::take_warnings`]. Dropping an
 //! [`EngineProcess`] sends `quit` and kills the process if it does not exit promptly.
 
+use crate::engine_child::ChildHandle;
+use crate::engine_output::{read_lines, send_lines, OutputLine, OutputProblems, QUEUE};
 use crate::timecontrol::TimeControl;
-use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::Arc;
 use std::thread;
 use std::time::{Duration, Instant};
 use vorpal_engine::{EnPassant, Rules};
@@ -63,7 +67,23 @@ pub enum UciScore {
     Mate(i32),
 }
 
+/// Largest centipawn score kept; engines' larger values are clamped to it.
+pub const MAX_CP: i32 = 50_000;
+/// Longest mate distance kept; engines' larger values are clamped to it.
+pub const MAX_MATE: i32 = 10_000;
+
 impl UciScore {
+    /// The score after `score KIND VALUE` (`cp 35`, `mate -3`), clamped to [`MAX_CP`] and
+    /// [`MAX_MATE`] so that no arithmetic on it can overflow; None for anything else.
+    pub fn parse(kind: &str, value: &str) -> Option<UciScore> {
+        let v: i64 = value.parse().ok()?;
+        match kind {
+            "cp" => Some(UciScore::Cp(v.clamp(-i64::from(MAX_CP), i64::from(MAX_CP)) as i32)),
+            "mate" => Some(UciScore::Mate(v.clamp(-i64::from(MAX_MATE), i64::from(MAX_MATE)) as i32)),
+            _ => None,
+        }
+    }
+
     /// Centipawns, with mates mapped beyond any real evaluation (±100000 minus the distance).
     pub fn centipawns(self) -> i32 {
         match self {
@@ -118,14 +138,14 @@ pub fn parse_info(line: &str, reply: &mut SearchReply) {
                 }
             }
             "score" => {
-                let v = tokens.get(i + 2).and_then(|t| t.parse::<i32>().ok());
-                score = match (tokens.get(i + 1), v) {
-                    (Some(&"cp"), Some(v)) => Some(UciScore::Cp(v)),
-                    (Some(&"mate"), Some(v)) => Some(UciScore::Mate(v)),
+                score = match (tokens.get(i + 1), tokens.get(i + 2)) {
+                    (Some(kind), Some(value)) => UciScore::parse(kind, value),
                     _ => None,
                 };
                 i += 2;
             }
+            // Only the best line of a MultiPV search tells the engine's score.
+            "multipv" if tokens.get(i + 1).is_some_and(|n| *n != "1") => return,
             "lowerbound" | "upperbound" => bound = true,
             // Everything after `pv` or `string` is free text.
             "pv" | "string" => break,
@@ -146,9 +166,9 @@ pub fn parse_info(line: &str, reply: &mut SearchReply) {
 /// A running engine.
 pub struct EngineProcess {
     name: String,
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<(Instant, String)>,
+    child: Arc<ChildHandle>,
+    lines: Receiver<OutputLine>,
+    problems: OutputProblems,
     id_name: Option<String>,
     uci_options: Vec<String>,
     option_specs: Vec<String>,
@@ -159,6 +179,17 @@ impl EngineProcess {
     /// options the engine lists (`UCI_Variant`, `UCI_Chess960`, `AliceEnPassant`; unless the
     /// configuration sets them), then sends the configured options and waits for `readyok`.
     pub fn start(config: &EngineConfig, rules: Rules, timeout: Duration) -> Result<EngineProcess, EngineError> {
+        EngineProcess::start_in(ChildHandle::new(), config, rules, timeout)
+    }
+
+    /// [`EngineProcess::start`] with the process kept in `child`, through which another thread
+    /// can end it at any moment (even during the handshake, which then fails at once).
+    pub fn start_in(
+        child: Arc<ChildHandle>,
+        config: &EngineConfig,
+        rules: Rules,
+        timeout: Duration,
+    ) -> Result<EngineProcess, EngineError> {
         let mut cmd = Command::new(&config.cmd);
         cmd.args(&config.args)
             .stdin(Stdio::piped())
@@ -167,40 +198,36 @@ impl EngineProcess {
         if let Some(dir) = &config.dir {
             cmd.current_dir(dir);
         }
-        let mut child = cmd
-            .spawn()
+        let pipes = child
+            .spawn(&mut cmd)
             .map_err(|e| EngineError::Spawn(format!("{}: {e}", config.cmd)))?;
-        let stdin = child.stdin.take().expect("piped stdin");
-        let stdout = child.stdout.take().expect("piped stdout");
-        let stderr = child.stderr.take().expect("piped stderr");
-        let (tx, rx) = mpsc::channel();
+        let stdout = pipes.stdout.expect("piped stdout");
+        let stderr = pipes.stderr.expect("piped stderr");
+        let (tx, rx) = mpsc::sync_channel(QUEUE);
         let name = config.name.clone();
-        thread::Builder::new()
+        let spawned = thread::Builder::new()
             .name(format!("{name}-stdout"))
-            .spawn(move || {
-                for line in BufReader::new(stdout).lines() {
-                    let Ok(line) = line else { break };
-                    if tx.send((Instant::now(), line)).is_err() {
-                        break;
-                    }
-                }
-            })
-            .map_err(|e| EngineError::Spawn(e.to_string()))?;
+            .spawn(move || send_lines(stdout, tx));
+        if let Err(e) = spawned {
+            child.kill();
+            return Err(EngineError::Spawn(e.to_string()));
+        }
         let err_name = name.clone();
-        thread::Builder::new()
-            .name(format!("{name}-stderr"))
-            .spawn(move || {
-                for line in BufReader::new(stderr).lines() {
-                    let Ok(line) = line else { break };
-                    log::warn!("{err_name} stderr: {line}");
-                }
+        let spawned = thread::Builder::new().name(format!("{name}-stderr")).spawn(move || {
+            read_lines(stderr, |line| {
+                log::warn!("{err_name} stderr: {}", line.text);
+                true
             })
-            .map_err(|e| EngineError::Spawn(e.to_string()))?;
+        });
+        if let Err(e) = spawned {
+            child.kill();
+            return Err(EngineError::Spawn(e.to_string()));
+        }
         let mut engine = EngineProcess {
             name,
             child,
-            stdin,
             lines: rx,
+            problems: OutputProblems::default(),
             id_name: None,
             uci_options: Vec::new(),
             option_specs: Vec::new(),
@@ -298,8 +325,8 @@ impl EngineProcess {
     /// Sends one line.
     pub fn send(&mut self, line: &str) -> Result<(), EngineError> {
         log::trace!("{} < {line}", self.name);
-        writeln!(self.stdin, "{line}")
-            .and_then(|_| self.stdin.flush())
+        self.child
+            .write_line(line)
             .map_err(|e| EngineError::Crashed(format!("writing '{line}': {e}")))
     }
 
@@ -307,9 +334,10 @@ impl EngineProcess {
     fn recv(&mut self, deadline: Instant, what: &str) -> Result<(Instant, String), EngineError> {
         let wait = deadline.saturating_duration_since(Instant::now());
         match self.lines.recv_timeout(wait) {
-            Ok((t, line)) => {
-                log::trace!("{} > {line}", self.name);
-                Ok((t, line))
+            Ok(line) => {
+                log::trace!("{} > {}", self.name, line.text);
+                self.problems.note(&self.name, &line);
+                Ok((line.at, line.text))
             }
             Err(RecvTimeoutError::Timeout) => Err(EngineError::Timeout(format!("no '{what}'"))),
             Err(RecvTimeoutError::Disconnected) => Err(EngineError::Crashed(format!(
@@ -323,7 +351,7 @@ impl EngineProcess {
     fn exit_status(&mut self) -> String {
         // Give the OS a moment to reap the process after its output closed.
         for _ in 0..20 {
-            if let Ok(Some(status)) = self.child.try_wait() {
+            if let Some(status) = self.child.try_wait() {
                 return format!(", {status}");
             }
             thread::sleep(Duration::from_millis(5));
@@ -387,28 +415,24 @@ impl EngineProcess {
     }
 
     fn quit(&mut self, wait: Duration) {
-        let _ = writeln!(self.stdin, "quit").and_then(|_| self.stdin.flush());
-        let deadline = Instant::now() + wait;
-        while Instant::now() < deadline {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
-            }
-            thread::sleep(Duration::from_millis(5));
-        }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        self.child.quit(wait);
     }
 
     /// Kills the process at once (for an engine that stopped answering).
-    pub fn kill(mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+    pub fn kill(self) {
+        self.child.kill();
+    }
+
+    /// Warnings about the engine's output not yet taken: the first overlong line and the first
+    /// bytes that were not UTF-8 (each kind once per process).
+    pub fn take_warnings(&mut self) -> Vec<String> {
+        self.problems.take()
     }
 }
 
 impl Drop for EngineProcess {
     fn drop(&mut self) {
-        if let Ok(None) = self.child.try_wait() {
+        if self.child.is_running() {
             self.quit(Duration::from_millis(300));
         }
     }
@@ -434,6 +458,13 @@ mod tests {
         assert_eq!(r.score, Some(UciScore::Mate(-3)));
         parse_info("info depth 3 currmove e2e4 currmovenumber 1", &mut r);
         assert_eq!(r.score, Some(UciScore::Mate(-3)));
+        parse_info("info depth 9 multipv 2 score cp 12 pv e2e4", &mut r);
+        assert_eq!(r.score, Some(UciScore::Mate(-3)), "a second line's score is not the engine's");
+        parse_info("info depth 9 multipv 1 score cp -2147483648 pv e2e4", &mut r);
+        assert_eq!(r.score, Some(UciScore::Cp(-MAX_CP)), "clamped");
+        assert_eq!(UciScore::parse("mate", "-99999999999"), Some(UciScore::Mate(-MAX_MATE)));
+        assert_eq!(UciScore::parse("cp", "x"), None);
+        assert!(UciScore::parse("mate", "-2147483648").unwrap().centipawns() < -MAX_CP);
     }
 
     #[test]
@@ -464,6 +495,54 @@ mod tests {
         assert_eq!(e.next_line(Instant::now() + Duration::from_millis(20)).unwrap(), None);
         e.send("quit").unwrap();
         assert!(matches!(e.next_line(deadline), Err(EngineError::Crashed(_))));
+    }
+
+    #[test]
+    fn bad_output_is_read_and_reported_once() {
+        let script = "while read l; do case $l in \
+            uci) printf 'id name Bad\\377Bytes\\n'; head -c 200000 /dev/zero | tr '\\0' x; echo; \
+                 head -c 70000 /dev/zero | tr '\\0' y; echo; echo uciok;; \
+            isready) echo readyok;; quit) exit 0;; esac; done";
+        let cfg = EngineConfig {
+            name: "bad".into(),
+            cmd: "sh".into(),
+            args: vec!["-c".into(), script.into()],
+            ..EngineConfig::default()
+        };
+        let mut e = EngineProcess::start(&cfg, Rules::default(), Duration::from_secs(10)).unwrap();
+        assert_eq!(e.id_name(), Some("Bad\u{fffd}Bytes"));
+        let warnings = e.take_warnings();
+        assert_eq!(warnings.len(), 2, "{warnings:?}");
+        assert!(warnings.iter().any(|w| w.contains("200000 bytes")), "{warnings:?}");
+        assert_eq!(e.problems.cut_lines, 2);
+        assert!(e.take_warnings().is_empty());
+    }
+
+    #[test]
+    fn a_handle_ends_a_hanging_handshake_at_once() {
+        let cfg = EngineConfig {
+            name: "mute".into(),
+            cmd: "sleep".into(),
+            args: vec!["30".into()],
+            ..EngineConfig::default()
+        };
+        let child = ChildHandle::new();
+        let killer = child.clone();
+        let t = Instant::now();
+        let start = thread::spawn(move || EngineProcess::start_in(child, &cfg, Rules::default(), Duration::from_secs(20)));
+        thread::sleep(Duration::from_millis(100));
+        killer.kill();
+        let result = start.join().unwrap();
+        assert!(matches!(result, Err(EngineError::Crashed(_))), "{:?}", result.err());
+        assert!(t.elapsed() < Duration::from_secs(5));
+        assert!(!killer.is_running());
+        // A start through a killed handle never leaves a process.
+        let cfg = EngineConfig {
+            cmd: "sleep".into(),
+            args: vec!["30".into()],
+            ..EngineConfig::default()
+        };
+        assert!(EngineProcess::start_in(killer, &cfg, Rules::default(), Duration::from_secs(1)).is_err());
     }
 
     #[test]

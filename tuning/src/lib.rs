@@ -1,6 +1,8 @@
 //! Match runner, statistics, data generation and tuning for Vorpal.
 
-#![forbid(unsafe_code)]
+// Unsafe code is refused except in one documented place: `engine_child::die_with_parent`, the
+// `pre_exec` hook that makes an engine die with the program that started it (Linux).
+#![deny(unsafe_code)]
 
 pub mod adjudication;
 pub mod arbiter;
@@ -10,6 +12,8 @@ pub mod datagen_progress;
 pub mod datagen_sink;
 pub mod datagen_tools;
 pub mod elo_report;
+pub mod engine_child;
+pub mod engine_output;
 pub mod engine_process;
 pub mod gameplay;
 pub mod golden;

@@ -181,7 +181,7 @@ impl Searcher {
                 nodes: 0,
             };
         }
-        let skill = strength::Skill::from_options(&self.options);
+        let skill = strength::Skill::new(self.options.skill_level, self.options.limit_elo);
         let multipv = self.options.multipv.max(skill.multipv()).min(root_moves.len());
         let mut limits = limits.clone();
         if let Some(d) = skill.depth_cap() {

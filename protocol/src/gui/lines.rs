@@ -16,6 +16,8 @@ pub struct EngineLine {
     pub score: Option<UciScore>,
     /// Nodes searched, when reported.
     pub nodes: Option<u64>,
+    /// Nodes per second, when reported.
+    pub nps: Option<u64>,
     /// The variation as UCI move texts.
     pub pv: Vec<String>,
 }
@@ -28,6 +30,7 @@ pub fn parse_line(line: &str) -> Option<EngineLine> {
         depth: 0,
         score: None,
         nodes: None,
+        nps: None,
         pv: Vec::new(),
     };
     let mut i = 1;
@@ -37,6 +40,7 @@ pub fn parse_line(line: &str) -> Option<EngineLine> {
             "multipv" => out.multipv = next?.parse().ok()?,
             "depth" => out.depth = next?.parse().ok()?,
             "nodes" => out.nodes = next.and_then(|n| n.parse().ok()),
+            "nps" => out.nps = next.and_then(|n| n.parse().ok()),
             "score" => {
                 let v: i32 = words.get(i + 2)?.parse().ok()?;
                 out.score = match next? {
@@ -107,6 +111,7 @@ mod tests {
             (l.multipv, l.depth, l.score, l.nodes),
             (2, 12, Some(UciScore::Cp(-35)), Some(999))
         );
+        assert_eq!(l.nps, Some(5));
         assert_eq!(l.pv, ["g1f3", "e7e6", "f3e5"]);
         assert!(parse_line("info depth 3 currmove e2e4 currmovenumber 1").is_none());
         assert!(parse_line("info string pv e2e4").is_none());

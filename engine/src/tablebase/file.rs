@@ -1,0 +1,212 @@
+//! The table file: one per material, `<MATERIAL>.vtb`.
+//!
+//! Layout (little-endian): the magic `VORPALTB`, the format version (u32), a header of text
+//! lines (`material=`, `rules=`, `entries=`; its length as u32 first), then for each side to
+//! move (White, Black) an encoding byte (0 plain, 1 run-length), the data length (u64) and the
+//! data, and last an FNV-1a 64-bit checksum of everything before it. Each entry is one byte:
+//! 0 draw, 255 no position (illegal or stood for by another entry), otherwise the distance to
+//! mate in plies plus one (odd plies: the side to move mates; even: it is mated).
+//! A file of another version, material or rules, with a wrong checksum or length, is refused.
+
+use super::material::Material;
+use super::TbError;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// The first bytes of every table file.
+pub const MAGIC: &[u8; 8] = b"VORPALTB";
+/// The version written and the only one read.
+pub const VERSION: u32 = 1;
+/// The rules every table assumes.
+pub const RULES: &str = "alice en-passant=off castling=none fifty-move=ignored";
+
+/// The file name of a material's table.
+pub fn file_name(material: &Material) -> String {
+    format!("{material}.vtb")
+}
+
+/// The path of a material's table in `dir`.
+pub fn path_in(dir: &Path, material: &Material) -> PathBuf {
+    dir.join(file_name(material))
+}
+
+/// FNV-1a, 64 bits.
+fn checksum(data: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in data {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+/// Run-length coding: a control byte `n < 128` is followed by `n + 1` literal bytes; `n >= 128`
+/// by one byte repeated `n - 125` times (3 to 130).
+fn pack(data: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(data.len() / 4);
+    let mut i = 0;
+    let mut lit_start = 0;
+    let flush = |out: &mut Vec<u8>, from: usize, to: usize| {
+        let mut a = from;
+        while a < to {
+            let n = (to - a).min(128);
+            out.push((n - 1) as u8);
+            out.extend_from_slice(&data[a..a + n]);
+            a += n;
+        }
+    };
+    while i < data.len() {
+        let b = data[i];
+        let mut run = 1;
+        while i + run < data.len() && data[i + run] == b && run < 130 {
+            run += 1;
+        }
+        if run >= 3 {
+            flush(&mut out, lit_start, i);
+            out.push((run + 125) as u8);
+            out.push(b);
+            i += run;
+            lit_start = i;
+        } else {
+            i += run;
+        }
+    }
+    flush(&mut out, lit_start, data.len());
+    out
+}
+
+fn unpack(data: &[u8], expected: usize) -> Option<Vec<u8>> {
+    let mut out = Vec::with_capacity(expected);
+    let mut i = 0;
+    while i < data.len() {
+        let n = data[i] as usize;
+        i += 1;
+        if n < 128 {
+            out.extend_from_slice(data.get(i..i + n + 1)?);
+            i += n + 1;
+        } else {
+            let b = *data.get(i)?;
+            out.resize(out.len() + n - 125, b);
+            i += 1;
+        }
+        if out.len() > expected {
+            return None;
+        }
+    }
+    (out.len() == expected).then_some(out)
+}
+
+/// Writes a table's two value arrays (file layout) to `path`; returns the bytes written.
+pub fn write(path: &Path, material: &Material, values: &[Vec<u8>; 2]) -> Result<u64, TbError> {
+    let mut buf = Vec::new();
+    buf.extend_from_slice(MAGIC);
+    buf.extend_from_slice(&VERSION.to_le_bytes());
+    let header = format!("material={material}\nrules={RULES}\nentries={}\n", values[0].len());
+    buf.extend_from_slice(&(header.len() as u32).to_le_bytes());
+    buf.extend_from_slice(header.as_bytes());
+    for side in values {
+        let packed = pack(side);
+        let (code, data) = if packed.len() < side.len() {
+            (1u8, &packed[..])
+        } else {
+            (0u8, &side[..])
+        };
+        buf.push(code);
+        buf.extend_from_slice(&(data.len() as u64).to_le_bytes());
+        buf.extend_from_slice(data);
+    }
+    let sum = checksum(&buf);
+    buf.extend_from_slice(&sum.to_le_bytes());
+    let tmp = path.with_extension("vtb.part");
+    let io = |e: std::io::Error| TbError::Io(format!("{}: {e}", path.display()));
+    let mut f = std::fs::File::create(&tmp).map_err(io)?;
+    f.write_all(&buf).map_err(io)?;
+    f.sync_all().map_err(io)?;
+    drop(f);
+    std::fs::rename(&tmp, path).map_err(io)?;
+    Ok(buf.len() as u64)
+}
+
+/// Reads and checks a table file; returns the two value arrays of `entries` each.
+pub fn read(path: &Path, material: &Material, entries: usize) -> Result<[Vec<u8>; 2], TbError> {
+    let bytes = std::fs::read(path).map_err(|e| TbError::Io(format!("{}: {e}", path.display())))?;
+    let bad = |why: &str| TbError::Damaged(format!("{}: {why}", path.display()));
+    if bytes.len() < 8 + 4 + 4 + 8 || &bytes[..8] != MAGIC {
+        return Err(bad("not a Vorpal tablebase file"));
+    }
+    let version = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes"));
+    if version != VERSION {
+        return Err(TbError::Version(format!(
+            "{}: format version {version}, this program reads version {VERSION}; generate the table again",
+            path.display()
+        )));
+    }
+    let (body, tail) = bytes.split_at(bytes.len() - 8);
+    if checksum(body) != u64::from_le_bytes(tail.try_into().expect("8 bytes")) {
+        return Err(bad("checksum mismatch (the file is damaged)"));
+    }
+    let hlen = u32::from_le_bytes(body[12..16].try_into().expect("4 bytes")) as usize;
+    let header = body.get(16..16 + hlen).ok_or_else(|| bad("truncated header"))?;
+    let header = std::str::from_utf8(header).map_err(|_| bad("header is not text"))?;
+    let field = |k: &str| {
+        header
+            .lines()
+            .find_map(|l| l.strip_prefix(k).and_then(|r| r.strip_prefix('=')))
+    };
+    if field("material") != Some(&material.to_string()) {
+        return Err(bad(&format!(
+            "holds {:?}, expected {material}",
+            field("material").unwrap_or("?")
+        )));
+    }
+    if field("rules") != Some(RULES) {
+        return Err(bad(&format!(
+            "made for rules {:?}, expected {RULES:?}",
+            field("rules").unwrap_or("?")
+        )));
+    }
+    if field("entries") != Some(&entries.to_string()) {
+        return Err(bad("wrong number of entries for this material"));
+    }
+    let mut at = 16 + hlen;
+    let mut sides = Vec::with_capacity(2);
+    for _ in 0..2 {
+        let code = *body.get(at).ok_or_else(|| bad("truncated"))?;
+        let len = body.get(at + 1..at + 9).ok_or_else(|| bad("truncated"))?;
+        let len = u64::from_le_bytes(len.try_into().expect("8 bytes")) as usize;
+        at += 9;
+        let data = body
+            .get(at..at.saturating_add(len))
+            .ok_or_else(|| bad("truncated data"))?;
+        at += len;
+        let values = match code {
+            0 if len == entries => data.to_vec(),
+            1 => unpack(data, entries).ok_or_else(|| bad("run-length data does not decode"))?,
+            _ => return Err(bad("unknown data encoding")),
+        };
+        sides.push(values);
+    }
+    if at != body.len() {
+        return Err(bad("trailing bytes"));
+    }
+    let black = sides.pop().expect("two sides");
+    let white = sides.pop().expect("two sides");
+    Ok([white, black])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn run_length_round_trips() {
+        let mut data: Vec<u8> = (0..1000u32).map(|i| (i * 7 % 13) as u8).collect();
+        data.extend(std::iter::repeat(5).take(777));
+        data.extend([1, 1, 2, 2, 2, 3]);
+        let p = pack(&data);
+        assert!(p.len() < data.len());
+        assert_eq!(unpack(&p, data.len()).unwrap(), data);
+        assert_eq!(unpack(&pack(&[]), 0).unwrap(), Vec::<u8>::new());
+        assert!(unpack(&p, data.len() - 1).is_none());
+    }
+}

@@ -1,0 +1,62 @@
+//! Alice endgame tablebases: every position of up to four men solved exactly by retrograde
+//! analysis, for standard Alice without castling rights and with en passant off, ignoring the
+//! fifty-move rule (as problem solvers do).
+//!
+//! The one door of this module: [`Material`] names a table, [`generate`] builds one (after the
+//! tables it converts into, see [`Material::all_up_to`]) and writes its file, [`Tablebases`]
+//! loads files on demand and probes positions ([`Probe`]: win, draw or loss for the side to
+//! move and the distance to mate). Inside: `setup` (a small position with its own move and
+//! un-move generation), `index` (the symmetries and the index), `generate` (the retrograde
+//! analysis), `file` (the checksummed file format) and `probe`.
+
+mod file;
+mod generate;
+mod index;
+mod material;
+mod probe;
+mod setup;
+#[cfg(test)]
+mod tests;
+
+pub use file::{file_name, RULES, VERSION};
+pub use generate::{generate, generate_all, GenStats, SideStats};
+pub use material::{Material, MAX_MEN};
+pub use probe::{MoveProbe, Probe, Tablebases, Wdl};
+
+use std::fmt;
+
+/// An entry: a draw (or, during generation, not yet decided).
+pub(crate) const DRAW: u8 = 0;
+/// An entry that stands for no position.
+pub(crate) const INVALID: u8 = 255;
+/// The longest distance an entry holds, in plies.
+pub(crate) const MAX_PLIES: u32 = 253;
+
+/// Why a table could not be made, read or used.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TbError {
+    /// A file could not be read or written.
+    Io(String),
+    /// A file is damaged (checksum, length, header).
+    Damaged(String),
+    /// A file of another format version.
+    Version(String),
+    /// The position is played under rules the tables do not cover.
+    Rules(String),
+    /// A table this one needs is missing or a result is out of range.
+    Generate(String),
+}
+
+impl fmt::Display for TbError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TbError::Io(m) => write!(f, "tablebase I/O error: {m}"),
+            TbError::Damaged(m) => write!(f, "tablebase file refused: {m}"),
+            TbError::Version(m) => write!(f, "tablebase file refused: {m}"),
+            TbError::Rules(m) => write!(f, "tablebases do not apply: {m}"),
+            TbError::Generate(m) => write!(f, "tablebase generation failed: {m}"),
+        }
+    }
+}
+
+impl std::error::Error for TbError {}

@@ -1,0 +1,321 @@
+//! Loading tables on demand and probing positions.
+
+use super::file;
+use super::index::Layout;
+use super::material::{Material, MAX_MEN};
+use super::setup::Setup;
+use super::{TbError, DRAW, INVALID};
+use crate::position::CastlingRights;
+use crate::rules::{EnPassant, Variant};
+use crate::types::{BoardId, Color, Move, Piece, PieceKind};
+use crate::Position;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+/// Win, draw or loss for the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Wdl {
+    /// The side to move mates by force.
+    Win,
+    /// Neither side can force mate.
+    Draw,
+    /// The side to move is mated by force.
+    Loss,
+}
+
+impl Wdl {
+    /// `win`, `draw` or `loss`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Wdl::Win => "win",
+            Wdl::Draw => "draw",
+            Wdl::Loss => "loss",
+        }
+    }
+}
+
+/// The value of a position for the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Probe {
+    /// Win, draw or loss.
+    pub wdl: Wdl,
+    /// Plies to mate with best play (0: the side to move is mated now); `None` for a draw.
+    pub plies: Option<u32>,
+}
+
+impl Probe {
+    pub(crate) fn from_entry(v: u8) -> Probe {
+        if v == DRAW || v == INVALID {
+            return Probe {
+                wdl: Wdl::Draw,
+                plies: None,
+            };
+        }
+        let plies = v as u32 - 1;
+        Probe {
+            wdl: if plies % 2 == 1 { Wdl::Win } else { Wdl::Loss },
+            plies: Some(plies),
+        }
+    }
+
+    /// Distance to mate in moves as problemists count: a win in `n` is mate in `n` moves of the
+    /// winner; a loss in `n` means the opponent mates in `n` (0: mated now).
+    pub fn dtm(&self) -> Option<u32> {
+        self.plies.map(|p| p.div_ceil(2))
+    }
+
+    /// True when the fifty-move rule could turn this win into a draw: the mate is more than
+    /// 50 moves away (from a clock at zero, a mate within 50 moves of the winner is never
+    /// stopped by the rule).
+    pub fn fifty_move_risk(&self) -> bool {
+        self.plies.is_some_and(|p| p > 100)
+    }
+}
+
+/// One legal move and the value of the position it leads to, for the side that made it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveProbe {
+    /// The move.
+    pub mv: Move,
+    /// Its value for the mover: a win in `n` when it leads to a loss in `n - 1`, and so on.
+    pub result: Probe,
+}
+
+/// One loaded table: its two value arrays (White, Black to move) in file layout.
+pub(crate) struct Table {
+    layout: Layout,
+    values: [Vec<u8>; 2],
+}
+
+impl Table {
+    pub(crate) fn new(material: &Material, values: [Vec<u8>; 2]) -> Table {
+        Table {
+            layout: Layout::new(material),
+            values,
+        }
+    }
+
+    /// The entry of `s` (men in index order of this table's material).
+    #[inline(always)]
+    pub(crate) fn entry(&self, s: &mut Setup) -> u8 {
+        let i = self.layout.file_index(s);
+        self.values[s.stm.index()][i]
+    }
+}
+
+/// The entry of any setup of up to four men from a lookup of canonical materials.
+pub(crate) fn entry_of(
+    s: &Setup,
+    table_of: &mut dyn FnMut(&Material) -> Result<Option<Arc<Table>>, TbError>,
+) -> Result<Option<u8>, TbError> {
+    if s.men == 2 {
+        return Ok(Some(DRAW));
+    }
+    let side = |c: Color| -> Vec<PieceKind> {
+        (0..s.men)
+            .map(|i| s.pieces[i])
+            .filter(|p| p.color() == c && p.kind() != PieceKind::King)
+            .map(|p| p.kind())
+            .collect()
+    };
+    let (canon, flip) = Material::new(side(Color::White), side(Color::Black)).canonical();
+    let Some(table) = table_of(&canon)? else {
+        return Ok(None);
+    };
+    let mut t = if flip {
+        s.color_flipped()
+    } else {
+        let mut c = *s;
+        c.normalize();
+        c
+    };
+    Ok(Some(table.entry(&mut t)))
+}
+
+/// The setup of a position, or why the tables do not apply to it (`Ok(None)`: too many men).
+pub(crate) fn setup_of(pos: &Position) -> Result<Option<Setup>, TbError> {
+    let rules = pos.rules();
+    if rules.variant != Variant::Alice || rules.ep_mode() != EnPassant::Off || rules.is_chess960() {
+        return Err(TbError::Rules(format!(
+            "the tables are for {}: this position is played under another variant or en passant option",
+            file::RULES
+        )));
+    }
+    if pos.castling() != CastlingRights::NONE {
+        return Err(TbError::Rules("the tables assume no castling rights".into()));
+    }
+    if pos.piece_count() as usize > MAX_MEN {
+        return Ok(None);
+    }
+    let mut s = Setup::empty(pos.side_to_move());
+    for (b, board) in [BoardId::A, BoardId::B].into_iter().enumerate() {
+        for color in Color::BOTH {
+            for kind in PieceKind::ALL {
+                let mut bb = pos.pieces(board, color, kind);
+                while let Some(q) = bb.pop() {
+                    s.pieces[s.men] = Piece::new(color, kind);
+                    s.cells[s.men] = (b as u8) << 6 | q.index() as u8;
+                    s.men += 1;
+                }
+            }
+        }
+    }
+    s.normalize();
+    Ok(Some(s))
+}
+
+enum Slot {
+    Loaded(Arc<Table>),
+    Missing,
+    Failed(TbError),
+}
+
+/// A directory of tables, loaded on demand and kept in memory.
+pub struct Tablebases {
+    dir: PathBuf,
+    tables: Mutex<HashMap<Material, Slot>>,
+}
+
+impl Tablebases {
+    /// Tables in `dir` (the directory must exist; files are read when first needed).
+    pub fn open(dir: &Path) -> Result<Tablebases, TbError> {
+        if !dir.is_dir() {
+            return Err(TbError::Io(format!("{}: not a directory", dir.display())));
+        }
+        Ok(Tablebases {
+            dir: dir.to_path_buf(),
+            tables: Mutex::new(HashMap::new()),
+        })
+    }
+
+    /// The directory.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The materials whose files are in the directory (not yet checked).
+    pub fn available(&self) -> Vec<Material> {
+        let mut v: Vec<Material> = std::fs::read_dir(&self.dir)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter_map(|e| {
+                let name = e.file_name().into_string().ok()?;
+                let m = Material::parse(name.strip_suffix(".vtb")?).ok()?;
+                (m.is_canonical() && file::file_name(&m) == name).then_some(m)
+            })
+            .collect();
+        Material::sort_for_generation(&mut v);
+        v
+    }
+
+    /// Makes a freshly generated table available without reading it back.
+    pub(crate) fn insert(&self, material: &Material, table: Table) {
+        self.lock().insert(material.clone(), Slot::Loaded(Arc::new(table)));
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<Material, Slot>> {
+        self.tables.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The table of a canonical material: `None` when its file is absent; an error (kept, and
+    /// given again) when the file is damaged or of another version.
+    pub(crate) fn table(&self, material: &Material) -> Result<Option<Arc<Table>>, TbError> {
+        if let Some(slot) = self.lock().get(material) {
+            return match slot {
+                Slot::Loaded(t) => Ok(Some(t.clone())),
+                Slot::Missing => Ok(None),
+                Slot::Failed(e) => Err(e.clone()),
+            };
+        }
+        let path = file::path_in(&self.dir, material);
+        let slot = if !path.exists() {
+            Slot::Missing
+        } else {
+            let layout = Layout::new(material);
+            match file::read(&path, material, layout.file_size()) {
+                Ok(values) => Slot::Loaded(Arc::new(Table::new(material, values))),
+                Err(e) => Slot::Failed(e),
+            }
+        };
+        let result = match &slot {
+            Slot::Loaded(t) => Ok(Some(t.clone())),
+            Slot::Missing => Ok(None),
+            Slot::Failed(e) => Err(e.clone()),
+        };
+        self.lock().insert(material.clone(), slot);
+        result
+    }
+
+    /// Whether the table of the canonical `material` is present and sound (loading it).
+    pub fn check(&self, material: &Material) -> Result<bool, TbError> {
+        Ok(self.table(material)?.is_some())
+    }
+
+    /// The canonical material of `pos` when it has at most [`MAX_MEN`] men.
+    pub fn material_of(pos: &Position) -> Option<Material> {
+        if pos.piece_count() as usize > MAX_MEN {
+            return None;
+        }
+        let side = |c: Color| -> Vec<PieceKind> {
+            PieceKind::NON_KING
+                .iter()
+                .flat_map(|&k| std::iter::repeat_n(k, pos.pieces_both(c, k).count() as usize))
+                .collect()
+        };
+        Some(Material::new(side(Color::White), side(Color::Black)).canonical().0)
+    }
+
+    pub(crate) fn entry(&self, s: &Setup) -> Result<Option<u8>, TbError> {
+        entry_of(s, &mut |m| self.table(m))
+    }
+
+    /// The value of `pos` for the side to move: `Ok(None)` when it has more men than the tables
+    /// or its table is not in the directory; an error when the rules differ from the tables'
+    /// or the file is damaged.
+    pub fn probe(&self, pos: &Position) -> Result<Option<Probe>, TbError> {
+        let Some(s) = setup_of(pos)? else {
+            return Ok(None);
+        };
+        Ok(self.entry(&s)?.map(Probe::from_entry))
+    }
+
+    /// Every legal move with its value for the mover, best first (`Ok(None)` as for
+    /// [`Tablebases::probe`]).
+    pub fn probe_moves(&self, pos: &Position) -> Result<Option<Vec<MoveProbe>>, TbError> {
+        if self.probe(pos)?.is_none() {
+            return Ok(None);
+        }
+        let mut out = Vec::new();
+        for &mv in pos.legal_moves().iter() {
+            let child = pos.after(mv);
+            let Some(p) = self.probe(&child)? else {
+                return Ok(None);
+            };
+            let result = match p.wdl {
+                Wdl::Win => Probe {
+                    wdl: Wdl::Loss,
+                    plies: p.plies.map(|x| x + 1),
+                },
+                Wdl::Loss => Probe {
+                    wdl: Wdl::Win,
+                    plies: p.plies.map(|x| x + 1),
+                },
+                Wdl::Draw => p,
+            };
+            out.push(MoveProbe { mv, result });
+        }
+        out.sort_by_key(|m| rank(m.result));
+        Ok(Some(out))
+    }
+}
+
+/// Sort key, best for the mover first: quickest wins, draws, slowest losses.
+pub(crate) fn rank(p: Probe) -> (u8, i64) {
+    match p.wdl {
+        Wdl::Win => (0, p.plies.unwrap_or(0) as i64),
+        Wdl::Draw => (1, 0),
+        Wdl::Loss => (2, -(p.plies.unwrap_or(0) as i64)),
+    }
+}

@@ -1,0 +1,130 @@
+//! `vorpal tb probe`: a position's value from the tables and every legal move's.
+
+use super::{usage, value};
+use crate::output::{to_stderr, to_stdout};
+use crate::status;
+use serde_json::{json, Value};
+use std::path::PathBuf;
+use vorpal_engine::tablebase::{Probe, Tablebases, Wdl};
+use vorpal_engine::{Position, Rules};
+
+/// "win, mate in 3", "loss, mated in 2", "loss, mated", "draw".
+pub(crate) fn describe(p: Probe) -> String {
+    match (p.wdl, p.dtm()) {
+        (Wdl::Win, Some(n)) => format!(
+            "win, mate in {n}{}",
+            if p.fifty_move_risk() {
+                " (beyond the fifty-move rule)"
+            } else {
+                ""
+            }
+        ),
+        (Wdl::Loss, Some(0)) => "loss, checkmated".into(),
+        (Wdl::Loss, Some(n)) => format!("loss, mated in {n}"),
+        _ => "draw".into(),
+    }
+}
+
+fn value_json(p: Probe) -> Value {
+    let mut o = json!({"wdl": p.wdl.name()});
+    if let Some(n) = p.dtm() {
+        o["dtm"] = json!(n);
+    }
+    if p.fifty_move_risk() {
+        o["fifty_move_risk"] = json!(true);
+    }
+    o
+}
+
+/// Runs `vorpal tb probe`.
+pub fn run(words: &[&str]) -> i32 {
+    let (mut dir, mut fen, mut as_json) = (None, None, false);
+    let mut i = 0;
+    while i < words.len() {
+        match words[i] {
+            "--dir" => match value(words, i, "a directory") {
+                Ok(v) => {
+                    dir = Some(PathBuf::from(v));
+                    i += 1;
+                }
+                Err(e) => return usage(&e),
+            },
+            "--fen" => {
+                let rest: Vec<&str> = words[i + 1..]
+                    .iter()
+                    .take_while(|w| !w.starts_with("--"))
+                    .copied()
+                    .collect();
+                if rest.is_empty() {
+                    return usage("--fen takes a FEN");
+                }
+                i += rest.len();
+                fen = Some(rest.join(" "));
+            }
+            "--json" => as_json = true,
+            w => return usage(&format!("unexpected argument '{w}'")),
+        }
+        i += 1;
+    }
+    let (Some(dir), Some(fen)) = (dir, fen) else {
+        return usage("probe needs --dir DIR and --fen FEN");
+    };
+    let fail = |e: String| {
+        if as_json {
+            to_stdout(&format!("{}\n", json!({"error": e})));
+        } else {
+            to_stderr(&format!("error: {e}\n"));
+        }
+        status::ERROR_LINE
+    };
+    let pos = match Position::from_fen(&fen, Rules::default()) {
+        Ok(p) => p,
+        Err(e) => return fail(format!("bad FEN: {e}")),
+    };
+    let tables = match Tablebases::open(&dir) {
+        Ok(t) => t,
+        Err(e) => return fail(e.to_string()),
+    };
+    let Some(material) = Tablebases::material_of(&pos) else {
+        return fail(format!(
+            "the position has {} men; the tables hold up to 4",
+            pos.piece_count()
+        ));
+    };
+    let (root, moves) = match (tables.probe(&pos), tables.probe_moves(&pos)) {
+        (Ok(Some(root)), Ok(Some(moves))) => (root, moves),
+        (Err(e), _) | (_, Err(e)) => return fail(e.to_string()),
+        _ => {
+            return fail(format!(
+                "no table for {material} (or for a position it leads to) in {}",
+                dir.display()
+            ))
+        }
+    };
+    if as_json {
+        let mut o = value_json(root);
+        o["material"] = json!(material.to_string());
+        o["moves"] = moves
+            .iter()
+            .map(|m| {
+                let mut v = value_json(m.result);
+                v["uci"] = json!(pos.move_to_uci(m.mv));
+                v["san"] = json!(pos.move_to_san(m.mv));
+                v
+            })
+            .collect();
+        to_stdout(&format!("{o}\n"));
+    } else {
+        let side = if pos.side_to_move() == vorpal_engine::Color::White {
+            "White"
+        } else {
+            "Black"
+        };
+        let mut text = format!("{material}, {side} to move: {}\n", describe(root));
+        for m in &moves {
+            text.push_str(&format!("  {:<10} {}\n", pos.move_to_san(m.mv), describe(m.result)));
+        }
+        to_stdout(&text);
+    }
+    status::SUCCESS
+}
