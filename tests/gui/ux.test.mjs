@@ -3,7 +3,7 @@
 // side of the board, a phone layout, faithful PGN, keys and messages. Screenshots of every
 // mode at three window sizes go to $SCREENSHOT_DIR/modes.
 
-import { test, before, after } from 'node:test';
+import { test as nodeTest, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { readFileSync, mkdirSync } from 'node:fs';
@@ -16,6 +16,8 @@ const SHOTS = process.env.SCREENSHOT_DIR || '/tmp/vorpal-gui-shots';
 const YEAROUT = readFileSync('yearout-jelliss-1996.pgn', 'utf8');
 let browser;
 let server;
+/** Every test ends within three minutes, failing if it hangs. */
+const test = (name, fn) => nodeTest(name, { timeout: 180000 }, fn);
 
 /** A free TCP port. */
 function freePort() {
@@ -65,7 +67,8 @@ async function openPage(opts = {}) {
 }
 
 async function closePage(page) {
-  await page.evaluate(() => window.dispatchEvent(new Event('pagehide')));
+  const hide = page.evaluate(() => window.dispatchEvent(new Event('pagehide'))).catch(() => {});
+  await Promise.race([hide, new Promise((ok) => setTimeout(ok, 3000))]);
   await page.context().close();
 }
 
@@ -133,12 +136,10 @@ test('a restart of the server on the same port keeps the game', async () => {
     await page.waitForFunction(() => document.getElementById('notice').textContent === '' && document.querySelectorAll('#moves .move').length === 1, null, { timeout: 20000 });
     await clickMove(page, ['A', 'e7'], ['B', 'e5']);
     await moveCount(page, 2);
-    // A reload after the restart, too. (Chromium was seen, rarely, to leave a module script
-    // of a reload right after a server restart unanswered; a second reload is then made.)
-    await page.reload({ timeout: 10000 }).catch(() => page.reload());
-    await ready(page);
-    await moveCount(page, 2);
-    assert.deepEqual(await mainMoves(page), ['e4', 'e5']);
+    // A new tab after the restart finds the game in the browser too.
+    const again = await openPage({ context, url: own.url });
+    await moveCount(again, 2);
+    assert.deepEqual(await mainMoves(again), ['e4', 'e5']);
   } finally {
     await closePage(page);
     await stopServer(own);
@@ -345,15 +346,25 @@ test('desktop: cells of 56 px at 1400x900 and 44 px at 1024x700', async () => {
 test('screenshots of every mode at 1400x900, 1024x700 and 390x844', async () => {
   const dir = join(SHOTS, 'modes');
   mkdirSync(dir, { recursive: true });
+  // The browser's dark preference is honoured.
+  const dark = await browser.newContext({ viewport: { width: 1400, height: 900 }, colorScheme: 'dark' });
+  const night = await openPage({ context: dark });
+  await importYearout(night);
+  await night.hover(cell('B', 'f3'));
+  assert.equal(await night.evaluate(() => document.documentElement.dataset.theme), 'dark');
+  await night.screenshot({ path: join(dir, 'dark-1400x900.png') });
+  await closePage(night);
   for (const [w, h] of [[1400, 900], [1024, 700], [390, 844]]) {
     for (const mode of ['human', 'play', 'analysis', 'watch']) {
       const page = await openPage({ viewport: { width: w, height: h } });
       await importYearout(page);
       await page.click('#moves .move[data-ply="2"]');
+      await page.waitForFunction(() => document.querySelector('#moves .current')?.dataset.ply === '2');
       if (mode === 'play' || mode === 'watch') {
         // From the end of the game: the engine (Black's side is the person's in play mode)
         // moves at once.
         await page.keyboard.press('End');
+        await page.waitForFunction(() => document.querySelector('#moves .current')?.dataset.ply === '6');
         await page.selectOption('#mode', mode);
         await page.selectOption('#limit', 'movetime');
         await page.fill('#movetime', '300');

@@ -5,13 +5,15 @@ use super::history::History;
 use super::params::{Reductions, SearchParams};
 use super::report::{Bound, Report, Score, SearchInfo, SearchResult};
 use super::thread::{RootMove, SearchControl, Shared, Worker};
-use super::{strength, Limits, INFINITY, MATE, MATE_BOUND, MAX_PLY};
+use super::{strength, tablebase_root, Limits, INFINITY, MATE, MATE_BOUND, MAX_PLY};
 use crate::evaluator::Evaluator;
 use crate::game::Game;
-use crate::time::TimeManager;
-use crate::tt::TranspositionTable;
+use crate::search::time::TimeManager;
+use crate::search::tt::TranspositionTable;
+use crate::tablebase::Tablebases;
 use crate::types::Move;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Engine settings that persist between searches.
@@ -51,6 +53,8 @@ pub struct Searcher {
     histories: Vec<History>,
     params: SearchParams,
     evaluator: Evaluator,
+    /// Endgame tables (`AliceTbPath`), when loaded.
+    tablebases: Option<Arc<Tablebases>>,
     /// Positions made by all searches so far (the `stats` build).
     #[cfg(feature = "stats")]
     pub copy_makes: u64,
@@ -67,6 +71,7 @@ impl Searcher {
             histories,
             params: SearchParams::default(),
             evaluator: Evaluator::default(),
+            tablebases: None,
             #[cfg(feature = "stats")]
             copy_makes: 0,
         }
@@ -112,6 +117,18 @@ impl Searcher {
     pub fn set_evaluator(&mut self, evaluator: Evaluator) {
         self.evaluator = evaluator;
         self.tt.clear();
+    }
+
+    /// Uses these endgame tables from the next search on (`None`: none). The hash table is
+    /// cleared: its scores were found without them.
+    pub fn set_tablebases(&mut self, tablebases: Option<Arc<Tablebases>>) {
+        self.tablebases = tablebases;
+        self.tt.clear();
+    }
+
+    /// The endgame tables in use.
+    pub fn tablebases(&self) -> Option<&Arc<Tablebases>> {
+        self.tablebases.as_ref()
     }
 
     /// Forgets everything learned (new game, Clear Hash).
@@ -181,6 +198,11 @@ impl Searcher {
                 nodes: 0,
             };
         }
+        if let Some(tb) = self.tablebases.clone() {
+            if let Some(result) = tablebase_root(&tb, &pos, &root_moves, self.options.multipv, start, report) {
+                return result;
+            }
+        }
         let skill = strength::Skill::new(self.options.skill_level, self.options.limit_elo);
         let multipv = self.options.multipv.max(skill.multipv()).min(root_moves.len());
         let mut limits = limits.clone();
@@ -211,6 +233,7 @@ impl Searcher {
             eval: &self.evaluator.params,
             net: self.evaluator.network_for(&pos),
             threads,
+            tablebases: self.tablebases.as_deref(),
             #[cfg(feature = "stats")]
             copy_makes: AtomicU64::new(0),
         };

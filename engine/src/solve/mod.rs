@@ -13,6 +13,7 @@
 mod direct;
 mod goal;
 mod help;
+mod proof;
 mod series;
 mod stipulation;
 mod table;
@@ -181,7 +182,7 @@ pub fn solve(pos: &Position, stipulation: &Stipulation, options: &SolveOptions, 
         Play::SeriesDirect | Play::SeriesHelp | Play::SeriesSelf => {
             Solution::Help(series::solve_series(pos, stipulation, options, control))
         }
-        Play::ProofGame | Play::AToB => Solution::Help(HelpSolution::default()),
+        Play::ProofGame | Play::AToB => Solution::Help(proof::solve_proof(pos, stipulation, options, control)),
         Play::Direct | Play::SelfPlay | Play::Reflex | Play::SemiReflex => {
             Solution::Direct(direct::solve_direct(pos, stipulation, options, control))
         }

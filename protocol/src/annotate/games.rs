@@ -4,8 +4,8 @@
 //! rules. A game that cannot be set up or replayed is named with the ply where it fails.
 
 use vorpal_engine::{Move, Position, Rules};
-use vorpal_tuning::pgn::{parse_pgn, PgnGame};
-use vorpal_tuning::variant_tag::rules_from_tags;
+use vorpal_tuning::arena::pgn::{parse_pgn, PgnGame};
+use vorpal_tuning::arena::variant_tag::rules_from_tags;
 
 /// A game ready for review.
 #[derive(Clone, Debug)]

@@ -12,8 +12,8 @@ use std::collections::BTreeMap;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, Weak};
 use std::time::{Duration, Instant};
 use vorpal_engine::{Color, EnPassant, EndReason, GameResult, Move, Position, Rules};
-use vorpal_tuning::arbiter::{bare_king, color_name, end_text};
-use vorpal_tuning::engine_process::EngineConfig;
+use vorpal_tuning::arena::arbiter::{bare_king, color_name, end_text};
+use vorpal_tuning::arena::engine_process::EngineConfig;
 
 /// What an engine slot knows about its engine.
 #[derive(Clone, Debug, Default)]
@@ -594,6 +594,7 @@ impl Session {
         let pos = *self.shown();
         let text = text.trim();
         let mv = pos.parse_move(text).map_err(|_| refusal(&pos, text))?;
+        self.alert = None;
         self.play_checked(mv);
         self.kick();
         Ok(())
@@ -707,7 +708,10 @@ impl Session {
             self.reset_clocks();
             self.show_engine = false;
         }
-        if mode_changed || old.engine != settings.engine {
+        // Playing the engine (or watching engines) names the players; between people and in
+        // analysis the game keeps its names (an imported game's tags).
+        let engine_game = matches!(settings.mode, Mode::Play { .. } | Mode::Watch);
+        if engine_game && (mode_changed || old.engine != settings.engine) {
             let names = |s: &Settings, i: usize| self.engines.get(s.engine[i]).map(|e| e.name.clone());
             self.players = [Color::White, Color::Black].map(|c| {
                 if settings.mode.engine_moves(c) {

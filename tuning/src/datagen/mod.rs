@@ -1,4 +1,6 @@
-//! Self-play data generation for evaluation tuning.
+//! Self-play data generation for evaluation tuning, run by `vorpal-datagen`; the Texel tuner
+//! ([`crate::texel`]) and the network trainer ([`crate::nnue`]) read what it writes
+//! ([`parse_line`], [`packed`]).
 //!
 //! Every worker thread owns a [`Searcher`] (one search thread, a small hash) and plays whole
 //! games: a few random opening plies chosen by a generator seeded from the game's index, then
@@ -7,7 +9,7 @@
 //! bound, draw when it stays near zero late in the game, or a ply cap), so games stay short.
 //!
 //! Each kept position becomes one line of the text output, one 32-byte record of the packed
-//! output ([`crate::packed`]), or both:
+//! output ([`crate::datagen::packed`]), or both:
 //!
 //! ```text
 //! <pipe FEN> | <search score in cp, White's view> | <result 1.0 / 0.5 / 0.0, White's view>
@@ -20,14 +22,19 @@
 //!
 //! Output is streamed: a game's data is written (and flushed) as soon as the game ends, so
 //! memory stays bounded by the games in flight. A sidecar records every finished game with the
-//! byte lengths of the data files after it ([`crate::datagen_sink`]). A game's moves depend only
+//! byte lengths of the data files after it ([`crate::datagen::sink`]). A game's moves depend only
 //! on the settings and its index, so rerunning with the same `--out` skips the recorded games and
 //! plays the rest; a partial game written by an interrupted run is cut off first.
 
-use crate::datagen_progress::{progress_line, ProgressSnapshot};
-pub use crate::datagen_sink::{read_progress, GameRecord, OutputFormat, Progress, ProgressEntry};
-use crate::datagen_sink::{with_suffix, Sink};
-use crate::packed::PackedRecord;
+pub mod packed;
+pub mod progress;
+pub mod sink;
+pub mod tools;
+
+use crate::datagen::packed::PackedRecord;
+use crate::datagen::progress::{progress_line, ProgressSnapshot};
+pub use crate::datagen::sink::{read_progress, GameRecord, OutputFormat, Progress, ProgressEntry};
+use crate::datagen::sink::{with_suffix, Sink};
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;

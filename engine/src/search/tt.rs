@@ -188,6 +188,13 @@ impl TranspositionTable {
         &self.buckets[index].slots
     }
 
+    /// Asks the processor to fetch the bucket of `key` into the cache, so that the probe of
+    /// the position a moment later finds it there (a hint; nothing changes).
+    #[inline(always)]
+    pub fn prefetch(&self, key: u64) {
+        crate::nnue::simd::prefetch(self.bucket(key ^ self.rules_key));
+    }
+
     /// Looks up `key` at distance `ply` from the root.
     pub fn probe(&self, key: u64, ply: usize) -> Option<TtEntry> {
         let key = key ^ self.rules_key;

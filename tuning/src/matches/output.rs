@@ -6,11 +6,11 @@
 //! dropped from both); when only one of the files exists the other is rebuilt from it. Both
 //! files are then rewritten (through a temporary file and a rename) before play continues.
 
-use crate::gameplay::PlayedGame;
-use crate::pgn::{parse_pgn, PgnGame, PgnMove};
-use crate::results::{parse_result, parse_results, GameSummary, ResultsHeader, Termination};
-use crate::schedule::ScheduledGame;
-use crate::variant_tag::{en_passant_tag, variant_tag};
+use crate::arena::pgn::{parse_pgn, today, PgnGame, PgnMove};
+use crate::arena::variant_tag::{en_passant_tag, variant_tag};
+use crate::matches::gameplay::PlayedGame;
+use crate::matches::results::{parse_result, parse_results, GameSummary, ResultsHeader, Termination};
+use crate::matches::schedule::ScheduledGame;
 use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
 use std::io::Write;
@@ -28,24 +28,6 @@ pub struct PgnMeta {
     pub names: Vec<String>,
     /// Time control description by engine index.
     pub time_controls: Vec<String>,
-}
-
-/// Today's date as `YYYY.MM.DD` (UTC).
-pub fn today() -> String {
-    let secs = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
-    // Civil date from days since 1970-01-01 (H. Hinnant's algorithm).
-    let z = (secs / 86_400) as i64 + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!("{year:04}.{month:02}.{day:02}")
 }
 
 /// The PGN of a played game.

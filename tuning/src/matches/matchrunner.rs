@@ -3,13 +3,13 @@
 //! the PGN and results files at once, keeps the tally, prints progress and stops the match when
 //! the SPRT reaches a bound. Games already in the output (on `--resume`) are not replayed.
 
-use crate::engine_process::{EngineConfig, EngineProcess};
-use crate::gameplay::{play_game, EngineSlot, GameSettings, PlayedGame};
-use crate::openings::Opening;
-use crate::output::{game_summary, game_to_pgn, MatchFiles, PgnMeta};
-use crate::results::{ResultsHeader, Tally};
-use crate::schedule::{Schedule, ScheduledGame};
-use crate::stats::{Sprt, SprtStatus};
+use crate::arena::engine_process::{EngineConfig, EngineProcess};
+use crate::matches::gameplay::{play_game, EngineSlot, GameSettings, PlayedGame};
+use crate::matches::openings::Opening;
+use crate::matches::output::{game_summary, game_to_pgn, MatchFiles, PgnMeta};
+use crate::matches::results::{ResultsHeader, Tally};
+use crate::matches::schedule::{Schedule, ScheduledGame};
+use crate::matches::stats::{Sprt, SprtStatus};
 use std::collections::{HashSet, VecDeque};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -3,15 +3,18 @@
 //! `--each`, `--sprt`, `--resign`, `--draw`) read every following token up to the next
 //! `--option`.
 
-use crate::adjudication::{Adjudication, DrawRule, ResignRule};
-use crate::engine_process::EngineConfig;
-use crate::gameplay::GameSettings;
-use crate::matchrunner::{run_match, MatchConfig};
-use crate::merge::merge;
-use crate::openings::{default_openings, format_openings, generate, opening_order, read_openings, GenerateSettings};
-use crate::output::default_results_path;
-use crate::schedule::{parse_shard, Schedule, Tournament};
-use crate::stats::{EloModel, Sprt};
+use crate::arena::engine_process::EngineConfig;
+use crate::arena::engine_settings::{engine_settings, resolve_cmd};
+use crate::matches::adjudication::{Adjudication, DrawRule, ResignRule};
+use crate::matches::gameplay::GameSettings;
+use crate::matches::matchrunner::{run_match, MatchConfig};
+use crate::matches::merge::merge;
+use crate::matches::openings::{
+    default_openings, format_openings, generate, opening_order, read_openings, GenerateSettings,
+};
+use crate::matches::output::default_results_path;
+use crate::matches::schedule::{parse_shard, Schedule, Tournament};
+use crate::matches::stats::{EloModel, Sprt};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 use vorpal_engine::{EnPassant, Rules, Variant};
@@ -64,18 +67,23 @@ MATCH OPTIONS
   Progress goes to stderr, the final summary to stdout. Exit code 2 on errors.
 ";
 
-/// Runs the command line `args` (without the program name); returns the exit code.
+/// Runs the command line `args` (without the program name); returns the exit code. (The
+/// `spsa` command plays its matches through this runner; `vorpal-match` sends it to
+/// [`crate::spsa::cli`].)
 pub fn run(args: &[String]) -> i32 {
-    let result = match args.first().map(String::as_str) {
+    exit_code(match args.first().map(String::as_str) {
         Some("openings") => openings_command(&args[1..]),
         Some("merge") => merge_command(&args[1..]),
-        Some("spsa") => crate::spsa_cli::spsa_command(&args[1..]),
         Some("help" | "--help" | "-h") | None => {
             print!("{USAGE}");
             Ok(0)
         }
         _ => match_command(args),
-    };
+    })
+}
+
+/// The exit code of a command's result: its own, or 2 after printing the error.
+pub fn exit_code(result: Result<i32, String>) -> i32 {
     result.unwrap_or_else(|e| {
         eprintln!("vorpal-match: {e}");
         2
@@ -116,30 +124,6 @@ fn seconds(name: &str, values: &[String]) -> Result<Duration, String> {
         return Err(format!("--{name} must be positive"));
     }
     Ok(Duration::from_secs_f64(v))
-}
-
-/// Applies `key=value` engine settings to `cfg`.
-pub fn engine_settings(cfg: &mut EngineConfig, settings: &[String]) -> Result<(), String> {
-    for s in settings {
-        let (k, v) = s
-            .split_once('=')
-            .ok_or_else(|| format!("engine setting '{s}' is not key=value"))?;
-        match k {
-            "cmd" => cfg.cmd = v.to_string(),
-            "name" => cfg.name = v.to_string(),
-            "dir" => cfg.dir = Some(PathBuf::from(v)),
-            "arg" => cfg.args.push(v.to_string()),
-            "tc" | "st" | "movetime" | "nodes" | "depth" => cfg.tc.apply(k, v)?,
-            _ => match k.strip_prefix("option.") {
-                Some(name) if !name.is_empty() => {
-                    cfg.options.retain(|(n, _)| n != name);
-                    cfg.options.push((name.to_string(), v.to_string()));
-                }
-                _ => return Err(format!("unknown engine setting '{k}'")),
-            },
-        }
-    }
-    Ok(())
 }
 
 /// Parses `--sprt` settings.
@@ -198,17 +182,6 @@ fn check_rules(rules: Rules) -> Result<(), String> {
         return Err(format!("--enpassant: {} has no en passant", rules.variant.name()));
     }
     Ok(())
-}
-
-/// Makes a relative command path absolute (so `dir=` does not change what it names).
-pub fn resolve_cmd(cmd: &str) -> String {
-    let p = Path::new(cmd);
-    if cmd.contains('/') && p.is_relative() && p.exists() {
-        if let Ok(abs) = std::fs::canonicalize(p) {
-            return abs.to_string_lossy().into_owned();
-        }
-    }
-    cmd.to_string()
 }
 
 /// Builds the match configuration from the command line.

@@ -2,10 +2,10 @@
 //! one file) and `vorpal-datagen dump` (packed to text, for inspection). Convert and merge write to `OUT.tmp` and rename it to `OUT` at the end, so a failed run leaves
 //! no half-written output; both refuse to overwrite an existing `OUT`.
 
+use crate::datagen::packed::{check_header, result_from_white_score, PackedReader, PackedRecord, PackedWriter};
+use crate::datagen::packed::{HEADER_BYTES, RECORD_BYTES};
 use crate::datagen::parse_line;
-use crate::datagen_sink::with_suffix;
-use crate::packed::{check_header, result_from_white_score, PackedReader, PackedRecord, PackedWriter};
-use crate::packed::{HEADER_BYTES, RECORD_BYTES};
+use crate::datagen::sink::with_suffix;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, BufWriter, Read, Write};
 use std::path::Path;

@@ -7,8 +7,13 @@
 //!
 //! The driver is independent of how games are played (the `play` callback): `vorpal-match spsa`
 //! plays them with the match runner; the tests use a simulated engine.
+//!
+//! The tool is run by `vorpal-match spsa` ([`cli`]); it sits above the match runner
+//! ([`crate::matches`]), whose command-line parsing and games it uses.
 
-use crate::openings::SplitMix64;
+pub mod cli;
+
+use crate::matches::openings::SplitMix64;
 use std::fmt::Write as _;
 use vorpal_engine::search::ParamSpec;
 

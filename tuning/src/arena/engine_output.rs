@@ -54,10 +54,8 @@ pub fn read_lines(output: impl Read, mut sink: impl FnMut(OutputLine) -> bool) {
         cut += chunk.len() - kept;
         let used = chunk.len() + usize::from(end.is_some());
         reader.consume(used);
-        if end.is_some() {
-            if !sink(finish(&mut line, &mut cut)) {
-                return;
-            }
+        if end.is_some() && !sink(finish(&mut line, &mut cut)) {
+            return;
         }
     }
     if !line.is_empty() || cut > 0 {

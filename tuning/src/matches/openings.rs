@@ -7,8 +7,8 @@
 //! a full comparison, as for repetitions). Candidate `i` depends only on the seed and `i`, and
 //! candidates are accepted in index order, so the output is the same for any thread count.
 
-use crate::pgn::{parse_pgn, PgnGame, PgnMove};
-use crate::variant_tag::{en_passant_tag, variant_tag};
+use crate::arena::pgn::{parse_pgn, PgnGame, PgnMove};
+use crate::arena::variant_tag::{en_passant_tag, variant_tag};
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::path::Path;

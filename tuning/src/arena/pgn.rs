@@ -7,7 +7,7 @@
 //! without the Alice landing-board suffix (`Ne5/A`). A game whose movetext stops without a
 //! result token (a file cut off mid-write) is returned with `result: None`.
 
-use crate::variant_tag::check_tags;
+use crate::arena::variant_tag::check_tags;
 use vorpal_engine::{Move, Position, Rules};
 
 /// One move of a PGN game with its comment.
@@ -310,6 +310,24 @@ fn read_tag(chars: &[char], mut i: usize) -> (Option<(String, String)>, usize) {
     }
     let tag = (!name.is_empty()).then_some((name, value));
     (tag, i + 1)
+}
+
+/// Today's date as `YYYY.MM.DD` (UTC).
+pub fn today() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    // Civil date from days since 1970-01-01 (H. Hinnant's algorithm).
+    let z = (secs / 86_400) as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}.{month:02}.{day:02}")
 }
 
 #[cfg(test)]

@@ -8,7 +8,7 @@
 //! is written to the data files first and recorded last, so bytes beyond the last record belong
 //! to an unfinished game: reopening cuts them off, and no partial line or record survives.
 
-use crate::packed::{self, HEADER_BYTES};
+use crate::datagen::packed::{self, HEADER_BYTES};
 use std::collections::HashSet;
 use std::fmt;
 use std::fs::{File, OpenOptions};

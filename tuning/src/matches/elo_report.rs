@@ -1,11 +1,11 @@
-//! What a match report may say about strength. The interval of [`crate::stats`] is a normal
+//! What a match report may say about strength. The interval of [`crate::matches::stats`] is a normal
 //! approximation; on a handful of games it is far too confident (one game: "Elo 1130 +/- 376,
 //! LOS 100 %"; two drawn pairs: "Elo 0 +/- 17"). So an estimate is reported only from
 //! [`MIN_PAIRS`] complete game pairs on (or [`MIN_GAMES`] games where the match has no pairs)
 //! and only when the results differ, since a sample where every pair scored the same has no
 //! measurable spread. Until then the report says "n/a" and why.
 
-use crate::stats::{EloEstimate, Pentanomial, Sprt, Trinomial};
+use crate::matches::stats::{EloEstimate, Pentanomial, Sprt, Trinomial};
 use std::fmt;
 
 /// Complete game pairs needed before an Elo estimate is reported.
@@ -92,7 +92,7 @@ pub fn summary_line(tri: &Trinomial, penta: Option<&Pentanomial>, sprt: Option<&
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::stats::EloModel;
+    use crate::matches::stats::EloModel;
 
     fn sprt(elo0: f64, elo1: f64, model: EloModel) -> Sprt {
         Sprt::new(elo0, elo1, 0.05, 0.05, model).unwrap()

@@ -1,9 +1,9 @@
 //! Finished games as records: how a game ended, the results file (one tab-separated line per
 //! game, written and flushed as each game ends) and the tally of a match (W-D-L, game pairs,
-//! Elo, SPRT, failure counts) computed with [`crate::stats`].
+//! Elo, SPRT, failure counts) computed with [`crate::matches::stats`].
 
-use crate::elo_report::{reportable_estimate, summary_line, NoEstimate};
-use crate::stats::{EloEstimate, GameOutcome, Pentanomial, Sprt, SprtStatus, Trinomial};
+use crate::matches::elo_report::{reportable_estimate, summary_line, NoEstimate};
+use crate::matches::stats::{EloEstimate, GameOutcome, Pentanomial, Sprt, SprtStatus, Trinomial};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use vorpal_engine::GameResult;
@@ -318,7 +318,7 @@ impl Tally {
     }
 
     /// Elo estimate of the first engine against the second (from the game pairs when there
-    /// are any), or why none can be given yet (see [`crate::elo_report`]).
+    /// are any), or why none can be given yet (see [`crate::matches::elo_report`]).
     pub fn estimate(&self) -> Result<EloEstimate, NoEstimate> {
         let (a, b) = self.main_pair().unwrap_or(("", ""));
         reportable_estimate(&self.trinomial(a, b), Some(&self.pentanomial(a, b)))

@@ -1,8 +1,8 @@
 //! Merging the outputs of the shards of one match (`vorpal-match merge`) into one PGN and
 //! one results file, sorted by game number, with the combined statistics.
 
-use crate::output::{default_results_path, read_existing, write_all};
-use crate::results::{GameSummary, ResultsHeader, Tally};
+use crate::matches::output::{default_results_path, read_existing, write_all};
+use crate::matches::results::{GameSummary, ResultsHeader, Tally};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
