@@ -104,6 +104,17 @@ fn shell_words(line: &str) -> Vec<String> {
     words
 }
 
+/// A file named in an example is relative to the repository's root (`docs/examples/blunder.pgn`):
+/// such a word becomes the file's full path; other words are kept.
+fn from_root(word: String) -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(&word);
+    if word.contains('/') && !word.starts_with('/') && path.is_file() {
+        path.to_string_lossy().into_owned()
+    } else {
+        word
+    }
+}
+
 /// Runs a command-line example; returns the output of each step: its stdout lines, then, when
 /// it failed, its stderr lines (where the refusal is). A command shown without output must
 /// succeed; one shown with output may fail, and the output then shows why.
@@ -111,7 +122,7 @@ fn run_commands(ex: &Example) -> Vec<Vec<String>> {
     ex.steps
         .iter()
         .map(|s| {
-            let words = shell_words(&s.input);
+            let words: Vec<String> = shell_words(&s.input).into_iter().map(from_root).collect();
             let args: Vec<&str> = words.iter().map(String::as_str).collect();
             let run = run_cli(&args, SLOW);
             assert!(
@@ -170,6 +181,12 @@ fn every_protocol_example_prints_what_the_document_shows() {
 }
 
 #[test]
+fn every_annotate_example_prints_what_the_document_shows() {
+    let n = check_document("docs/annotate.md");
+    assert!(n >= 2, "only {n} examples found in docs/annotate.md");
+}
+
+#[test]
 fn shell_words_keep_quoted_fens_whole() {
     assert_eq!(
         shell_words(r#"perft 2 "4k3/8/8/8/8/8/8/4K2R w K - 0 1" x"#),
@@ -218,7 +235,7 @@ fn every_readme_command_line_runs() {
     let commands = readme_commands();
     assert!(commands.len() >= 8, "{commands:?}");
     for command in &commands {
-        let words = shell_words(command);
+        let words: Vec<String> = shell_words(command).into_iter().map(from_root).collect();
         let args: Vec<&str> = words.iter().map(String::as_str).collect();
         let run = run_cli(&args, SLOW);
         assert!(run.status.success(), "vorpal {command}: {}\n{}", run.status, run.stderr);

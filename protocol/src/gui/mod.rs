@@ -11,8 +11,8 @@
 
 mod access;
 mod assets;
-mod engine_pool;
 mod commands;
+mod engine_pool;
 mod http;
 mod hub;
 mod lines;
