@@ -30,8 +30,8 @@ function freePort() {
   });
 }
 
-/** Starts `vorpal gui --port port` (with the access token `token` when given, as
- * VORPAL_GUI_TOKEN); resolves to {url, child}, `url` being the printed link with the token. */
+/** Starts `vorpal gui --port port` (with access token `token` when given); resolves to
+ * {url, child, port}, `url` being the printed link with the token. */
 function startServer(port, token) {
   return new Promise((resolve, reject) => {
     const env = token ? { ...process.env, VORPAL_GUI_TOKEN: token } : process.env;
@@ -59,6 +59,9 @@ function stopServer(s) {
 
 const ready = (page) => page.waitForFunction(() => /to move|wins|Draw|loses/.test(document.getElementById('status').textContent));
 
+/** A page in a new context (or `opts.context`). Playwright's waitForFunction evaluates text,
+ * which the server's Content-Security-Policy forbids, so the contexts bypass it (gui.test.mjs
+ * checks the page under the real policy). */
 async function openPage(opts = {}) {
   const context = opts.context || (await browser.newContext({ viewport: opts.viewport || { width: 1400, height: 900 }, acceptDownloads: true, bypassCSP: true }));
   const page = await context.newPage();
@@ -112,23 +115,22 @@ test('a reload keeps the moves, the variations and the shown move', async () => 
   await page.click('#moves .move[data-ply="1"]');
   await clickMove(page, ['A', 'g8'], ['B', 'f6']);
   await moveCount(page, 3);
-  const sid = await page.evaluate(() => sessionStorage.getItem('vorpal-gui-sid'));
+  const sid = await page.evaluate(() => sessionStorage.getItem('vorpal-gui-session'));
   await page.reload();
   await ready(page);
   await moveCount(page, 3);
   assert.deepEqual(await mainMoves(page), ['e4', 'd5']);
   assert.deepEqual(await page.locator('#moves .move.variation').allTextContents(), ['Nf6']);
   assert.equal(await page.textContent('#moves .current'), 'Nf6');
-  assert.ok(await page.evaluate(() => sessionStorage.getItem('vorpal-gui-sid')), 'the tab holds a session');
+  assert.ok(await page.evaluate(() => sessionStorage.getItem('vorpal-gui-session')), 'the tab holds a session');
   assert.ok(sid);
   await closePage(page);
 });
 
 test('a restart of the server on the same port keeps the game', async () => {
+  // The same port and the same token (VORPAL_GUI_TOKEN), so the open page may go on.
   const port = await freePort();
-  // The same token both times (VORPAL_GUI_TOKEN), so the open page keeps its access cookie;
-  // with a new token the page asks for the new link, which restores the kept game.
-  const token = `restart-test-${port}-0123456789`;
+  const token = 'restart-test-token-0123456789';
   let own = await startServer(port, token);
   const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, bypassCSP: true });
   const page = await openPage({ context, url: own.url });
@@ -156,12 +158,12 @@ test('a duplicated tab opens its own session with a copy of the game', async () 
   const one = await openPage({ context });
   await clickMove(one, ['A', 'e2'], ['B', 'e4']);
   await moveCount(one, 1);
-  const sid = await one.evaluate(() => sessionStorage.getItem('vorpal-gui-sid'));
+  const sid = await one.evaluate(() => sessionStorage.getItem('vorpal-gui-session'));
   // A duplicated tab starts with a copy of the first tab's sessionStorage.
-  await context.addInitScript((s) => { if (!sessionStorage.getItem('vorpal-gui-sid')) sessionStorage.setItem('vorpal-gui-sid', s); }, sid);
+  await context.addInitScript((s) => { if (!sessionStorage.getItem('vorpal-gui-session')) sessionStorage.setItem('vorpal-gui-session', s); }, sid);
   const two = await openPage({ context });
   await moveCount(two, 1);
-  assert.notEqual(await two.evaluate(() => sessionStorage.getItem('vorpal-gui-sid')), sid);
+  assert.notEqual(await two.evaluate(() => sessionStorage.getItem('vorpal-gui-session')), sid);
   await clickMove(two, ['A', 'e7'], ['B', 'e5']);
   await moveCount(two, 2);
   await one.waitForTimeout(300);
@@ -274,7 +276,7 @@ test('play mode: no engine lines or evaluation while the game runs; shown on req
   await page.selectOption('#color', 'white');
   await clickMove(page, ['A', 'e2'], ['B', 'e4']);
   await moveCount(page, 2);
-  const sid = await page.evaluate(() => JSON.parse(sessionStorage.getItem('vorpal-gui-sid')));
+  const sid = await page.evaluate(() => sessionStorage.getItem('vorpal-gui-session'));
   for (let i = 0; i < 5; i++) {
     const view = await page.evaluate(async (s) => (await fetch(`/api/state?sid=${s}&since=0`)).json(), sid);
     assert.deepEqual(view.lines, [], 'the server sends no lines in play mode');

@@ -11,7 +11,17 @@ if (new URLSearchParams(window.location.search).has('token')) {
   window.history.replaceState(null, '', window.location.pathname);
 }
 
+/** This tab's session id, kept so that a reload rejoins its game. */
+const SESSION_KEY = 'vorpal-gui-session';
 const NO_ACCESS = 'This page has no access to the server: open the link printed by vorpal gui.';
+
+function storedSession() {
+  try { return window.sessionStorage.getItem(SESSION_KEY) || ''; } catch { return ''; }
+}
+
+function storeSession(sid) {
+  try { window.sessionStorage.setItem(SESSION_KEY, sid); } catch { /* storage off: no rejoin */ }
+}
 
 const jsonPost = (body) => ({
   method: 'POST',
@@ -19,24 +29,21 @@ const jsonPost = (body) => ({
   body: JSON.stringify(body),
 });
 
-/** Opens a new session (a reloaded tab rejoins its own one through fetchState instead);
- * resolves to {sid, state} or rejects with the server's reason. */
-export async function openSession() {
-  const r = await fetch('/api/session', jsonPost({}));
+/** This tab's session id from before a reload ('' when none). */
+export function savedSession() {
+  return storedSession();
+}
+
+/** Opens a session (this tab's own again after a reload, while it lives, unless `fresh`);
+ * resolves to {sid, rejoined, state} or rejects with the server's reason. */
+export async function openSession(fresh = false) {
+  const old = fresh ? '' : storedSession();
+  const r = await fetch('/api/session', jsonPost(old ? { rejoin: old } : {}));
   const body = await r.json().catch(() => ({ error: `server answered ${r.status}` }));
   if (r.status === 403) throw new Error(NO_ACCESS);
   if (!r.ok) throw new Error(body.error || `server answered ${r.status}`);
+  storeSession(body.sid);
   return body;
-}
-
-/** The state of session `sid` at once, or null when the server no longer has it. */
-export async function fetchState(sid) {
-  try {
-    const r = await fetch(`/api/state?sid=${sid}&since=0`);
-    return r.ok ? await r.json() : null;
-  } catch {
-    return null;
-  }
 }
 
 /** Long-polls the state while link.sid stays the same, calling link.onState for each version
