@@ -3,9 +3,9 @@
 //! A progress indicator goes to stderr while the engine thinks.
 
 use crate::display::diagram;
-use crate::format::{human_count, human_score, pv_numbered, pv_san, pv_uci, uci_score};
+use crate::format::{human_count, human_score, pv_numbered, pv_san, pv_uci};
 use crate::go::MAX_DEPTH;
-use crate::json::{quote, Object};
+use crate::json::Object;
 use crate::options::{available_memory_mb, HASH_MAX, MULTIPV_MAX, THREADS_MAX};
 use crate::output::{to_stderr, to_stdout, Output, StdStream};
 use crate::status;
@@ -187,7 +187,7 @@ pub fn run(words: &[&str]) -> i32 {
 
 /// A searcher with exactly the options asked for, or why it cannot be had: a hash table
 /// larger than the free memory (`free_mb`, where known) or one that cannot be allocated.
-fn searcher(options: &SearchOptions, free_mb: Option<usize>) -> Result<Searcher, String> {
+pub fn searcher(options: &SearchOptions, free_mb: Option<usize>) -> Result<Searcher, String> {
     if let Some(free) = free_mb.filter(|&free| options.hash_mb > free) {
         return Err(format!(
             "--hash {} MB is more than the memory available ({free} MB)",
@@ -298,7 +298,7 @@ fn analyse(args: &Args, game: &Game, searcher: &mut Searcher, out: &Output) {
             o = o.str("ponder", &pos.after(best).move_to_uci(p));
         }
         out.line(
-            &o.raw("score", &json_score(result.score))
+            &o.object("score", json_score(result.score))
                 .num("depth", result.depth)
                 .num("nodes", result.nodes)
                 .finish(),
@@ -379,12 +379,12 @@ fn text_info(info: &SearchInfo, pos: &Position, multipv: usize) -> String {
     )
 }
 
-fn json_score(score: Score) -> String {
-    let (kind, value) = uci_score(score)
-        .split_once(' ')
-        .map(|(k, v)| (k.to_string(), v.to_string()))
-        .unwrap_or_default();
-    format!("{{{}:{value}}}", quote(&kind))
+/// `{"cp":31}` or `{"mate":-3}`.
+fn json_score(score: Score) -> Object {
+    match score {
+        Score::Cp(cp) => Object::new().num("cp", cp),
+        Score::Mate(n) => Object::new().num("mate", n),
+    }
 }
 
 fn json_info(info: &SearchInfo, pos: &Position) -> String {
@@ -399,9 +399,9 @@ fn json_info(info: &SearchInfo, pos: &Position) -> String {
         .num("depth", info.depth)
         .num("seldepth", info.seldepth)
         .num("multipv", info.multipv)
-        .raw("score", &json_score(info.score))
+        .object("score", json_score(info.score))
         .str("bound", bound)
-        .raw("wdl", &format!("[{w},{d},{l}]"))
+        .value("wdl", vec![w, d, l])
         .num("nodes", info.nodes)
         .num("nps", info.nps)
         .num("hashfull", info.hashfull)

@@ -1,10 +1,19 @@
-//! Just enough JSON for `analyze --json`: one object per line, built field by field.
+//! The JSON lines of `analyze --json` and `solve --json`: objects whose fields keep the order
+//! they were added in, written by `serde_json`.
 
-use std::fmt::Write;
+use serde::ser::{Serialize, SerializeMap, Serializer};
+use serde_json::Value;
 
-/// A JSON object under construction.
+/// A JSON object under construction; its fields are written in the order they were added.
 #[derive(Default)]
-pub struct Object(String);
+pub struct Object(Vec<(String, Field)>);
+
+/// One field's value: plain JSON, or objects that keep their own field order.
+enum Field {
+    Value(Value),
+    Object(Object),
+    Objects(Vec<Object>),
+}
 
 impl Object {
     /// An empty object.
@@ -12,68 +21,70 @@ impl Object {
         Object::default()
     }
 
-    fn key(&mut self, key: &str) {
-        self.0.push(if self.0.is_empty() { '{' } else { ',' });
-        self.0.push_str(&quote(key));
-        self.0.push(':');
+    /// Adds a field holding any JSON value.
+    pub fn value(mut self, key: &str, value: impl Into<Value>) -> Object {
+        self.0.push((key.to_string(), Field::Value(value.into())));
+        self
     }
 
     /// Adds a string field.
-    pub fn str(mut self, key: &str, value: &str) -> Object {
-        self.key(key);
-        self.0.push_str(&quote(value));
-        self
+    pub fn str(self, key: &str, value: &str) -> Object {
+        self.value(key, value)
     }
 
     /// Adds a number field.
-    pub fn num(mut self, key: &str, value: impl Into<i128>) -> Object {
-        self.key(key);
-        let _ = write!(self.0, "{}", value.into());
-        self
-    }
-
-    /// Adds a field holding raw JSON (an object or array built elsewhere).
-    pub fn raw(mut self, key: &str, json: &str) -> Object {
-        self.key(key);
-        self.0.push_str(json);
-        self
+    pub fn num(self, key: &str, value: impl Into<i128>) -> Object {
+        let value = value.into();
+        let number = match (i64::try_from(value), u64::try_from(value)) {
+            (Ok(n), _) => Value::from(n),
+            (_, Ok(n)) => Value::from(n),
+            // Beyond 64 bits (never reached by counts of nodes or milliseconds): a float.
+            _ => Value::from(value as f64),
+        };
+        self.value(key, number)
     }
 
     /// Adds an array of strings.
     pub fn strs(self, key: &str, values: &[String]) -> Object {
-        let items: Vec<String> = values.iter().map(|v| quote(v)).collect();
-        self.raw(key, &format!("[{}]", items.join(",")))
+        self.value(key, values)
+    }
+
+    /// Adds a field holding an object.
+    pub fn object(mut self, key: &str, object: Object) -> Object {
+        self.0.push((key.to_string(), Field::Object(object)));
+        self
+    }
+
+    /// Adds an array of objects.
+    pub fn objects(mut self, key: &str, objects: Vec<Object>) -> Object {
+        self.0.push((key.to_string(), Field::Objects(objects)));
+        self
     }
 
     /// The finished text.
-    pub fn finish(mut self) -> String {
-        if self.0.is_empty() {
-            self.0.push('{');
-        }
-        self.0.push('}');
-        self.0
+    pub fn finish(self) -> String {
+        serde_json::to_string(&self).expect("a JSON object of strings and numbers always serializes")
     }
 }
 
-/// A JSON string literal.
-pub fn quote(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => out.push(c),
+impl Serialize for Field {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Field::Value(value) => value.serialize(serializer),
+            Field::Object(object) => object.serialize(serializer),
+            Field::Objects(objects) => objects.serialize(serializer),
         }
     }
-    out.push('"');
-    out
+}
+
+impl Serialize for Object {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(self.0.len()))?;
+        for (key, field) in &self.0 {
+            map.serialize_entry(key, field)?;
+        }
+        map.end()
+    }
 }
 
 #[cfg(test)]
@@ -89,6 +100,6 @@ mod tests {
             .finish();
         assert_eq!(o, r#"{"a":"x\"y","n":-3,"pv":["e2e4"]}"#);
         assert_eq!(Object::new().finish(), "{}");
-        assert_eq!(quote("\u{1}"), "\"\\u0001\"");
+        assert_eq!(Object::new().str("s", "\u{1}").finish(), r#"{"s":"\u0001"}"#);
     }
 }

@@ -6,7 +6,7 @@ use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use std::io::Cursor;
 use vorpal_engine::{GameResult, Move, Position, Rules, Variant};
-use vorpal_tuning::packed::{
+use vorpal_tuning::datagen::packed::{
     check_header, header, PackedReader, PackedRecord, PackedWriter, HEADER_BYTES, MAX_SCORE, RECORD_BYTES,
 };
 

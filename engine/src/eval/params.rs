@@ -51,15 +51,9 @@ impl Neg for S {
 
 pub use super::layout::*;
 
-/// The parameter table used by the engine.
+/// The parameter table used by the engine; its default is the tuned table (`weights.rs`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EvalParams(pub Vec<S>);
-
-impl Default for EvalParams {
-    fn default() -> Self {
-        EvalParams(super::weights::WEIGHTS.to_vec())
-    }
-}
 
 impl EvalParams {
     /// Parameter at `index`.

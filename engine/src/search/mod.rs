@@ -20,6 +20,8 @@ mod tablebase;
 #[cfg(test)]
 mod tests;
 mod thread;
+pub mod time;
+pub mod tt;
 
 pub use limits::{Clock, Limits};
 pub use movepick::MovePicker;

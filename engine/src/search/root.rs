@@ -8,9 +8,9 @@ use super::thread::{RootMove, SearchControl, Shared, Worker};
 use super::{strength, tablebase_root, Limits, INFINITY, MATE, MATE_BOUND, MAX_PLY};
 use crate::evaluator::Evaluator;
 use crate::game::Game;
+use crate::search::time::TimeManager;
+use crate::search::tt::TranspositionTable;
 use crate::tablebase::Tablebases;
-use crate::time::TimeManager;
-use crate::tt::TranspositionTable;
 use crate::types::Move;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
@@ -203,7 +203,7 @@ impl Searcher {
                 return result;
             }
         }
-        let skill = strength::Skill::from_options(&self.options);
+        let skill = strength::Skill::new(self.options.skill_level, self.options.limit_elo);
         let multipv = self.options.multipv.max(skill.multipv()).min(root_moves.len());
         let mut limits = limits.clone();
         if let Some(d) = skill.depth_cap() {

@@ -3,7 +3,6 @@
 //! A weakened engine searches shallower and then picks, among its best few root moves, one
 //! that is worse by a random amount that grows as the level drops.
 
-use super::root::SearchOptions;
 use super::thread::RootMove;
 use crate::types::Move;
 
@@ -18,13 +17,15 @@ pub(crate) struct Skill {
 }
 
 impl Skill {
-    pub fn from_options(options: &SearchOptions) -> Skill {
-        let level = match options.limit_elo {
+    /// The level of `Skill Level` (`skill_level`), or of `UCI_Elo` when strength is limited
+    /// (`limit_elo`, which wins).
+    pub fn new(skill_level: u32, limit_elo: Option<u32>) -> Skill {
+        let level = match limit_elo {
             Some(elo) => {
                 let (lo, hi) = ELO_RANGE;
                 (elo.clamp(lo, hi) - lo) * 20 / (hi - lo)
             }
-            None => options.skill_level.min(20),
+            None => skill_level.min(20),
         };
         Skill { level }
     }

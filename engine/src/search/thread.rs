@@ -6,8 +6,8 @@ use super::{Limits, MAX_PLY};
 use crate::eval::EvalParams;
 use crate::nnue::{AccumulatorStack, Network};
 use crate::position::Position;
-use crate::time::TimeManager;
-use crate::tt::TranspositionTable;
+use crate::search::time::TimeManager;
+use crate::search::tt::TranspositionTable;
 use crate::types::Move;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
@@ -242,6 +242,16 @@ impl<'a> Worker<'a> {
         {
             self.copy_makes += 1;
         }
+    }
+
+    /// Makes `mv` on a copy of `pos` (counted in the `stats` build) and prefetches the
+    /// child's table bucket, which its search probes first.
+    #[inline(always)]
+    pub fn make_child(&mut self, pos: &Position, mv: Move) -> Position {
+        self.count_copy_make();
+        let child = pos.after(mv);
+        self.shared.tt.prefetch(child.key());
+        child
     }
 
     /// Repetition: twofold inside the search path, threefold with the game history; never

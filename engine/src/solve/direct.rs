@@ -1,4 +1,5 @@
-//! Direct and self play (`#n`, `=n`, `s#n`, `s=n`): keys, tries with their refutations, and
+//! Direct, self and reflex play (`#n`, `=n`, `s#n`, `s=n`, `r#n`, `semi-r#n`): keys, tries with
+//! their refutations, and
 //! the threat and variation tree (Popeye's `option try` and `option vari`).
 //!
 //! `wins(p, n)`: the attacker, to move in `p`, reaches the goal within `n` of its moves against
@@ -8,7 +9,7 @@
 //! proven to win and the longest proven to fail, so transpositions and the repeated calls of
 //! the variation tree cost nothing.
 
-use super::goal::{goal_reached, may_give_check, may_have_check, may_reach};
+use super::goal::{goal_reached, has_goal_move, may_give_check, may_have_check, may_reach};
 use super::stipulation::{Goal, Play, Stipulation};
 use super::table::ProofTable;
 use super::{NodeCounter, SolveControl, SolveOptions};
@@ -51,6 +52,9 @@ pub struct DirectSolution {
     pub keys: Vec<AttackLine>,
     /// With tries: first moves refuted by at least one and at most `max_refutations` defences.
     pub tries: Vec<AttackLine>,
+    /// Reflex play (`r#n`) whose attacker can reach the goal at once: those moves, which it
+    /// must play, so the problem has no solution (Popeye prints them with `?!?`).
+    pub forced: Vec<Move>,
 }
 
 /// The position after the legal move `mv` (the solver only plays generated legal moves, so the
@@ -115,6 +119,8 @@ impl Prover<'_> {
         }
         let result = match self.play {
             Play::Direct => self.direct_attack(p, n),
+            // Reflex: an attacker able to reach the goal in one move would have to: it fails.
+            Play::Reflex if has_goal_move(p, self.goal, self.pruning) => false,
             _ => self.self_attack(p, n),
         };
         if self.pruning && !self.nodes.control.stopped() {
@@ -175,6 +181,16 @@ impl Prover<'_> {
             Play::Direct => {
                 if moves.is_empty() {
                     return q.in_check() == (self.goal == Goal::Mate);
+                }
+                n > 1 && moves.iter().all(|&d| self.wins(&child(q, d), n - 1))
+            }
+            Play::Reflex | Play::SemiReflex => {
+                if moves.is_empty() {
+                    return false;
+                }
+                // A defender that can reach the goal in one move must: the attacker wins.
+                if has_goal_move(q, self.goal, self.pruning) {
+                    return true;
                 }
                 n > 1 && moves.iter().all(|&d| self.wins(&child(q, d), n - 1))
             }
@@ -303,6 +319,18 @@ pub(crate) fn solve_direct(
         table: &table,
         nodes: NodeCounter::new(control),
     };
+    // Reflex play: an attacker that can reach the goal at once must, so nothing is a key.
+    if stipulation.play == Play::Reflex && has_goal_move(pos, stipulation.goal, options.pruning) {
+        let forced = pos
+            .legal_moves()
+            .into_iter()
+            .filter(|&m| goal_reached(&child(pos, m), stipulation.goal))
+            .collect();
+        return DirectSolution {
+            forced,
+            ..DirectSolution::default()
+        };
+    }
     let roots: Vec<Move> = pos.legal_moves().into_iter().collect();
     let results: Vec<RootResult> = roots
         .par_iter()

@@ -15,11 +15,13 @@ use crate::Position;
 /// True when the side to move in `pos` has no legal move and that ending is `goal`
 /// (checkmate when in check, stalemate when not).
 pub(crate) fn goal_reached(pos: &Position, goal: Goal) -> bool {
-    let in_check = pos.in_check();
-    if in_check != (goal == Goal::Mate) {
-        return false;
-    }
-    pos.legal_moves().is_empty()
+    let wanted_check = match goal {
+        Goal::Mate => true,
+        Goal::Stalemate => false,
+        // A proof game's goal is a position, not an ending (see `proof.rs`).
+        Goal::Diagram => return false,
+    };
+    pos.in_check() == wanted_check && pos.legal_moves().is_empty()
 }
 
 /// True when `mv` might give check (a necessary condition, without making the move): every
@@ -153,7 +155,49 @@ pub(crate) fn may_have_check(pos: &Position) -> bool {
 /// stalemate only a move that does not give check (decided after the move), so this filters
 /// only for mate.
 pub(crate) fn may_reach(pos: &Position, mv: Move, goal: Goal) -> bool {
-    goal == Goal::Stalemate || may_give_check(pos, mv)
+    goal != Goal::Mate || may_give_check(pos, mv)
+}
+
+/// The forced end of self play (`s#1` after the attacker's move): when the side to move in
+/// `pos` has at least one legal move and every one of them reaches `goal`, those moves;
+/// otherwise None. With `pruning`, a mate is refused at once when no move can give check
+/// (`may_have_check`) or some move cannot (`may_reach`): such a move would not mate.
+pub(crate) fn forced_goal(pos: &Position, goal: Goal, pruning: bool) -> Option<Vec<Move>> {
+    if pruning && goal == Goal::Mate && !may_have_check(pos) {
+        return None;
+    }
+    let moves = pos.legal_moves();
+    if moves.is_empty() {
+        return None;
+    }
+    if pruning && moves.iter().any(|&d| !may_reach(pos, d, goal)) {
+        return None;
+    }
+    let mut replies = Vec::with_capacity(moves.len());
+    for &d in moves.iter() {
+        let mut next = *pos;
+        next.make_unchecked(d);
+        if !goal_reached(&next, goal) {
+            return None;
+        }
+        replies.push(d);
+    }
+    Some(replies)
+}
+
+/// True when the side to move in `pos` has a move that reaches `goal` (reflex play: a side
+/// that can must play it), with the same exact filters as the other goal tests.
+pub(crate) fn has_goal_move(pos: &Position, goal: Goal, pruning: bool) -> bool {
+    if pruning && goal == Goal::Mate && !may_have_check(pos) {
+        return false;
+    }
+    pos.legal_moves().iter().any(|&m| {
+        (!pruning || may_reach(pos, m, goal)) && {
+            let mut next = *pos;
+            next.make_unchecked(m);
+            goal_reached(&next, goal)
+        }
+    })
 }
 
 #[cfg(test)]

@@ -1,6 +1,8 @@
 //! An exact problem solver for Alice chess: direct mates and stalemates (`#n`, `=n`), self
-//! mates (`s#n`), helpmates and help stalemates (`h#n`, `h#n.5`, `h=n`), with tries and their
-//! refutations, threats and variations.
+//! mates (`s#n`), reflex mates (`r#n`, `semi-r#n`), helpmates and help stalemates (`h#n`,
+//! `h#n.5`, `h=n`), help-self mates (`hs#n`), series-movers (`ser-#n`, `ser-h#n`, `ser-s#n`,
+//! `ser-=n`), with tries and their refutations, threats and variations, and the short
+//! solutions (cooks) of the line stipulations.
 //!
 //! A solver proves: the search is full width, it never evaluates, and it reports every key move
 //! and every helpmate line (duals included). Speed comes only from exact means: a table of
@@ -11,6 +13,8 @@
 mod direct;
 mod goal;
 mod help;
+mod proof;
+mod series;
 mod stipulation;
 mod table;
 
@@ -18,6 +22,7 @@ pub use direct::{AttackLine, DefenceLine, DirectSolution};
 pub use help::HelpSolution;
 pub use stipulation::{Goal, Play, Stipulation, MAX_MOVES};
 
+use crate::types::Move;
 use crate::Position;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::Instant;
@@ -38,6 +43,12 @@ pub struct SolveOptions {
     pub pruning: bool,
     /// The proof table has `2^table_bits` entries of 8 bytes.
     pub table_bits: u32,
+    /// Also find the short solutions of line stipulations (help, help-self and series play):
+    /// lines of fewer moves that already fulfil the stipulation.
+    pub short: bool,
+    /// Proof games: the position the game starts from (`a=>b`); None for the variant's start
+    /// position (`dia`).
+    pub proof_start: Option<Position>,
 }
 
 impl Default for SolveOptions {
@@ -49,6 +60,8 @@ impl Default for SolveOptions {
             max_refutations: 1,
             pruning: true,
             table_bits: 20,
+            short: true,
+            proof_start: None,
         }
     }
 }
@@ -165,14 +178,41 @@ impl Drop for NodeCounter<'_> {
 /// Solves `stipulation` from `pos` (whose side to move moves first) exactly.
 pub fn solve(pos: &Position, stipulation: &Stipulation, options: &SolveOptions, control: &SolveControl) -> Solved {
     let solution = match stipulation.play {
-        Play::Help => Solution::Help(help::solve_help(pos, stipulation, options, control)),
-        Play::Direct | Play::SelfPlay => Solution::Direct(direct::solve_direct(pos, stipulation, options, control)),
+        Play::Help | Play::HelpSelf => Solution::Help(help::solve_help(pos, stipulation, options, control)),
+        Play::SeriesDirect | Play::SeriesHelp | Play::SeriesSelf => {
+            Solution::Help(series::solve_series(pos, stipulation, options, control))
+        }
+        Play::ProofGame | Play::AToB => Solution::Help(proof::solve_proof(pos, stipulation, options, control)),
+        Play::Direct | Play::SelfPlay | Play::Reflex | Play::SemiReflex => {
+            Solution::Direct(direct::solve_direct(pos, stipulation, options, control))
+        }
     };
     Solved {
         solution,
         nodes: control.nodes(),
         complete: !control.stopped(),
     }
+}
+
+/// The positions in which the moves of a solution `line` of `stipulation` from `pos` are
+/// played, one per move: in series play the other side passes between the series moves (a
+/// null move), elsewhere each move follows the one before.
+pub fn line_positions(pos: &Position, stipulation: &Stipulation, line: &[Move]) -> Vec<Position> {
+    let series_moves = match stipulation.play {
+        Play::SeriesDirect => line.len(),
+        Play::SeriesHelp | Play::SeriesSelf => line.len().saturating_sub(1),
+        _ => 0,
+    };
+    let mut p = *pos;
+    let mut out = Vec::with_capacity(line.len());
+    for (i, &m) in line.iter().enumerate() {
+        out.push(p);
+        p = p.after(m);
+        if i + 1 < series_moves {
+            p.make_null_move();
+        }
+    }
+    out
 }
 
 #[cfg(test)]

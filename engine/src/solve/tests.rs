@@ -2,6 +2,7 @@
 //! prunings checked against the plain full-width search.
 
 use super::*;
+use crate::types::Move;
 use crate::Rules;
 
 fn position(fen: &str) -> Position {
@@ -312,5 +313,190 @@ fn direct_mates_and_tries_match_a_plain_search() {
             assert_eq!(found_keys, keys, "{stip} {fen}");
             assert_eq!(found_tries, tries, "{stip} {fen}");
         }
+    }
+}
+
+/// The lines (or keys) of a solution as sorted UCI strings, short solutions marked `short:`;
+/// series lines are played with the other side passing between the series moves.
+fn full_set(fen: &str, stip: &str, solved: &Solved) -> Vec<String> {
+    let pos = position(fen);
+    let stipulation: Stipulation = stip.parse().unwrap();
+    let text = |line: &Vec<Move>| {
+        line_positions(&pos, &stipulation, line)
+            .iter()
+            .zip(line)
+            .map(|(p, &m)| p.move_to_uci(m))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let mut set: Vec<String> = match &solved.solution {
+        Solution::Direct(d) => d
+            .keys
+            .iter()
+            .map(|k| pos.move_to_uci(k.mv))
+            .chain(d.forced.iter().map(|&m| format!("forced:{}", pos.move_to_uci(m))))
+            .collect(),
+        Solution::Help(h) => h
+            .lines
+            .iter()
+            .map(text)
+            .chain(h.short.iter().map(|l| format!("short:{}", text(l))))
+            .collect(),
+    };
+    set.sort();
+    set
+}
+
+/// Positions and stipulations of the new plays, whose solution sets are not empty (the series
+/// and reflex ones are Popeye 4.104's, see `tests/data/solve-popeye-more.tsv`).
+const NEW_PLAYS: [(&str, &str); 8] = [
+    ("7k/8/5K2/4r3/8/8/5Q2/8 w - - 0 1", "ser-#3"),
+    ("8/8/6p1/8/8/8/1|Q5|K/k7 w - - 0 1", "ser-=3"),
+    ("8/8/8/2Q1|k3/8/2|R5/3|p4/K7 b - - 0 1", "ser-h#2"),
+    ("8/8/8/2Q1|k3/8/2|R5/3|p4/K7 b - - 0 1", "h#2"),
+    ("8/8/8/2Q1|k3/8/2|R5/3|p4/K7 w - - 0 1", "hs#2"),
+    ("8/8/8/2Q1|k3/8/2|R5/3|p4/K7 w - - 0 1", "r#2"),
+    ("8/8/8/8/8/R6R/4|K3/6|k1 w - - 0 1", "r#2"),
+    ("8/8/8/2Q1|k3/8/2|R5/3|p4/K7 w - - 0 1", "semi-r#2"),
+];
+
+#[test]
+fn the_new_plays_agree_with_the_plain_search() {
+    let plain = SolveOptions {
+        pruning: false,
+        ..SolveOptions::default()
+    };
+    for (fen, stip) in NEW_PLAYS {
+        let with = run(fen, stip, &SolveOptions::default());
+        let without = run(fen, stip, &plain);
+        assert!(with.complete && without.complete);
+        assert_eq!(
+            full_set(fen, stip, &with),
+            full_set(fen, stip, &without),
+            "{stip} {fen}"
+        );
+    }
+    // The reflex mate whose attacker can mate at once has no key, only its forced mates.
+    let (fen, stip) = NEW_PLAYS[6];
+    let set = full_set(fen, stip, &run(fen, stip, &SolveOptions::default()));
+    assert_eq!(set, ["forced:a3g3"]);
+}
+
+#[test]
+fn short_solutions_are_the_shorter_lines_of_the_same_play() {
+    // Caillaud's h#2 as h#3: its short solutions are exactly the h#2 and h#1 lines.
+    let fen = "8/8/8/2Q1|k3/8/2|R5/3|p4/K7 b - - 0 1";
+    let no_short = SolveOptions {
+        short: false,
+        ..SolveOptions::default()
+    };
+    let Solution::Help(h3) = run(fen, "h#3", &SolveOptions::default()).solution else {
+        panic!("help play has lines")
+    };
+    let mut shorter = Vec::new();
+    for stip in ["h#1", "h#2"] {
+        let Solution::Help(h) = run(fen, stip, &no_short).solution else {
+            panic!("help play has lines")
+        };
+        shorter.extend(h.lines);
+    }
+    let key = |lines: &[Vec<Move>]| {
+        let mut v: Vec<String> = lines.iter().map(|l| format!("{l:?}")).collect();
+        v.sort();
+        v
+    };
+    assert_eq!(key(&h3.short), key(&shorter));
+    assert_eq!(h3.short.len(), 2);
+    // Without short solutions only the full-length lines remain.
+    let Solution::Help(plain) = run(fen, "h#3", &no_short).solution else {
+        panic!("help play has lines")
+    };
+    assert_eq!(key(&plain.lines), key(&h3.lines));
+    assert!(plain.short.is_empty());
+    // Series: ser-#3 lists the ser-#1 and ser-#2 lines as short solutions.
+    let fen = NEW_PLAYS[0].0;
+    let Solution::Help(s3) = run(fen, "ser-#3", &SolveOptions::default()).solution else {
+        panic!("series play has lines")
+    };
+    let mut shorter = Vec::new();
+    for stip in ["ser-#1", "ser-#2"] {
+        let Solution::Help(h) = run(fen, stip, &no_short).solution else {
+            panic!("series play has lines")
+        };
+        shorter.extend(h.lines);
+    }
+    assert_eq!(key(&s3.short), key(&shorter));
+}
+
+/// The position after `moves` (UCI) from the start position.
+fn after_moves(moves: &[&str]) -> Position {
+    let mut p = Position::start(Rules::default());
+    for m in moves {
+        p = p.after(p.parse_uci(m).unwrap());
+    }
+    p
+}
+
+#[test]
+fn proof_games_agree_with_the_plain_search() {
+    // Short games whose diagrams can be reached by several move orders and piece routes.
+    for (moves, stip) in [
+        (&["e2e4", "d7d5", "f1b5"][..], "dia1.5"),
+        (&["g1f3", "b8c6", "f3g1", "c6b8"][..], "dia2"),
+        (&["e2e4", "e7e5", "d1h5", "e8e7"][..], "dia2"),
+    ] {
+        let target = after_moves(moves);
+        let stipulation: Stipulation = stip.parse().unwrap();
+        let solve_with = |pruning| {
+            let options = SolveOptions {
+                pruning,
+                ..SolveOptions::default()
+            };
+            let solved = solve(&target, &stipulation, &options, &SolveControl::new(None));
+            let Solution::Help(h) = solved.solution else {
+                panic!("proof games have lines")
+            };
+            let start = Position::start(Rules::default());
+            let mut lines: Vec<String> = h
+                .lines
+                .iter()
+                .chain(&h.short)
+                .map(|l| {
+                    let mut p = start;
+                    l.iter()
+                        .map(|&m| {
+                            let t = p.move_to_uci(m);
+                            p = p.after(m);
+                            t
+                        })
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                })
+                .collect();
+            lines.sort();
+            (lines, solved.nodes)
+        };
+        let (pruned, pruned_nodes) = solve_with(true);
+        let (plain, plain_nodes) = solve_with(false);
+        assert_eq!(pruned, plain, "{moves:?}");
+        assert!(pruned.contains(&moves.join(" ")), "{pruned:?}");
+        assert!(pruned_nodes < plain_nodes);
+    }
+    // The start position as the diagram of dia2: the knights' round trips (two moves bring
+    // a piece back to its board), and the empty game as the short solution of length 0.
+    let start = Position::start(Rules::default());
+    let solved = solve(
+        &start,
+        &"dia2".parse().unwrap(),
+        &SolveOptions::default(),
+        &SolveControl::new(None),
+    );
+    let Solution::Help(h) = solved.solution else {
+        panic!("proof games have lines")
+    };
+    assert_eq!(h.short, vec![Vec::<Move>::new()]);
+    assert!(!h.lines.is_empty());
+    for line in &h.lines {
+        assert_eq!(line.len(), 4);
     }
 }

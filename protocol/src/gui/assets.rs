@@ -8,6 +8,7 @@ const APP: &str = include_str!("assets/app.js");
 const BOARD: &str = include_str!("assets/board.js");
 const API: &str = include_str!("assets/api.js");
 const PANELS: &str = include_str!("assets/panels.js");
+const STORE: &str = include_str!("assets/store.js");
 
 /// One drawing per piece kind, by its letter.
 const PIECES: [(char, &str); 6] = [
@@ -33,6 +34,7 @@ pub fn find(path: &str) -> Option<(Vec<u8>, &'static str)> {
         "/board.js" => Some((BOARD, js)),
         "/api.js" => Some((API, js)),
         "/panels.js" => Some((PANELS, js)),
+        "/store.js" => Some((STORE, js)),
         _ => None,
     };
     if let Some((body, kind)) = page {

@@ -1,235 +1,284 @@
-//! The HTTP side: binds the address, checks every request (method, route, `Host`, body size,
-//! query values) and answers it on its own thread. Routes: the page's assets (a fixed table, so
-//! no path ever reaches the file system), `POST /api/session`, the long poll `GET /api/state`,
-//! `POST /api/cmd`, `GET /api/pgn` and `POST /api/close`; anything else is 404. A client that goes away mid-answer
-//! only makes that answer's write fail.
+//! The GUI's routes: every request passes the access checks ([`Access`]: Host, Origin and
+//! `Sec-Fetch-Site`, the token for the API, JSON bodies only) before a route sees it. Routes: the
+//! page's assets (a fixed table, so no path ever reaches the file system; the page itself only
+//! with the token), `POST /api/session` (new, or rejoin a live one), the long poll
+//! `GET /api/state` (one pending per session: a newer one answers the older), `POST /api/cmd`,
+//! `GET /api/pgn` and `POST /api/close`; anything else is 404. Every number in a request is
+//! range-checked (400), or clamped where the docs say so (`goto`).
 
+use super::access::{Access, Grant};
 use super::assets;
+use super::engine_pool::EnginePool;
 use super::hub::Hub;
-use super::pgn_io::{export_pgn, import_pgn, today, ExportGame};
+use super::secret::TOKEN_VARIABLE;
+use super::server::{self, Handler, Limits, Request, Response};
 use super::session::{Session, Shared};
 use super::settings::Settings;
 use super::GuiConfig;
 use serde_json::{json, Value};
-use std::io::Read;
-use std::net::IpAddr;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::net::{IpAddr, Ipv4Addr, SocketAddr, TcpListener};
 use std::sync::Arc;
-use std::thread;
-use std::time::Duration;
-use tiny_http::{Header, Method, Request, Response, Server};
+use std::time::{Duration, Instant};
 use vorpal_engine::Position;
 
-/// Largest request body accepted (a long PGN fits easily).
-const MAX_BODY: usize = 1 << 20;
-/// Requests answered at once; more are refused with 503.
-const MAX_IN_FLIGHT: usize = 64;
 /// Longest wait of one long poll.
 const POLL_WAIT: Duration = Duration::from_secs(20);
+/// How often a waiting long poll checks that it is still its session's newest.
+const POLL_SLICE: Duration = Duration::from_millis(250);
+/// How long the engines get to obey `quit` when the server is stopped.
+const QUIT_GRACE: Duration = Duration::from_millis(500);
 
-/// Serves until the process is ended.
-pub fn serve(config: GuiConfig) -> Result<(), String> {
-    let server = Server::http(config.addr).map_err(|e| format!("cannot listen on {}: {e}", config.addr))?;
-    let addr = server.server_addr().to_ip().ok_or("the server has no IP address")?;
-    let url = format!("http://{addr}/");
+/// Headers of every answer: no framing, no sniffing, no referrer (the token must not leak), no
+/// script or connection but this server's, nothing cached.
+fn fixed_headers() -> Vec<(String, String)> {
+    [
+        (
+            "Content-Security-Policy",
+            "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; \
+             img-src 'self' data: blob:; connect-src 'self'; object-src 'none'; base-uri 'none'; \
+             form-action 'none'; frame-ancestors 'none'",
+        ),
+        ("X-Frame-Options", "DENY"),
+        ("X-Content-Type-Options", "nosniff"),
+        ("Referrer-Policy", "no-referrer"),
+        ("Cross-Origin-Opener-Policy", "same-origin"),
+        ("Cross-Origin-Resource-Policy", "same-origin"),
+        ("Cache-Control", "no-store"),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_string(), v.to_string()))
+    .collect()
+}
+
+/// Serves until the process is ended (by a signal: the engines are ended first).
+pub fn serve(config: GuiConfig, token: String) -> Result<(), String> {
+    let listener = TcpListener::bind(config.addr).map_err(|e| format!("cannot listen on {}: {e}", config.addr))?;
+    let addr = listener
+        .local_addr()
+        .map_err(|e| format!("the server has no address: {e}"))?;
+    let shown = if addr.ip().is_unspecified() {
+        SocketAddr::new(IpAddr::V4(Ipv4Addr::LOCALHOST), addr.port())
+    } else {
+        addr
+    };
+    let url = format!("http://{shown}/?token={token}");
+    let pool = EnginePool::new(config.max_engines);
+    super::signals::end_engines_on_termination(pool.clone(), QUIT_GRACE)?;
     super::say(
         false,
         &format!("vorpal gui: open {url} in a browser (Ctrl-C stops the server)"),
     );
+    if !addr.ip().is_loopback() {
+        super::say(
+            true,
+            &format!(
+                "vorpal gui: listening on {addr} in plain HTTP: anyone who can reach it and has the \
+                 link can play and start engines here"
+            ),
+        );
+    }
     if config.open {
         if let Err(e) = std::process::Command::new("xdg-open").arg(&url).spawn() {
             super::say(
                 true,
-                &format!("vorpal gui: cannot open a browser ({e}); open {url} yourself"),
+                &format!("vorpal gui: cannot open a browser ({e}); open the link above yourself"),
             );
         }
     }
-    let hub = Hub::new(config.engines);
-    let listen_ip = config.addr.ip();
-    let in_flight = Arc::new(AtomicUsize::new(0));
-    for request in server.incoming_requests() {
-        if in_flight.load(Ordering::SeqCst) >= MAX_IN_FLIGHT {
-            respond(request, text(503, "busy: too many requests at once"));
-            continue;
-        }
-        in_flight.fetch_add(1, Ordering::SeqCst);
-        let (hub, count) = (hub.clone(), in_flight.clone());
-        let spawned = thread::Builder::new().name("gui-http".into()).spawn(move || {
-            handle(&hub, request, listen_ip);
-            count.fetch_sub(1, Ordering::SeqCst);
-        });
-        if spawned.is_err() {
-            in_flight.fetch_sub(1, Ordering::SeqCst);
-        }
-    }
+    let hub = Hub::new(config.engines, pool, config.session_timeout);
+    let access = Access::new(token, config.addr.ip(), addr.port(), config.allowed_hosts);
+    let limits = Limits {
+        headers: fixed_headers(),
+        ..Limits::default()
+    };
+    log::info!("serving at most {} connections", limits.max_connections);
+    server::serve(listener, limits, Arc::new(Routes { hub, access }));
     Ok(())
 }
 
-type Reply = Response<std::io::Cursor<Vec<u8>>>;
-
-fn header(name: &str, value: &str) -> Header {
-    Header::from_bytes(name.as_bytes(), value.as_bytes()).expect("valid header")
+/// The routes of one server.
+struct Routes {
+    hub: Arc<Hub>,
+    access: Access,
 }
 
-fn with_type(status: u16, body: Vec<u8>, content_type: &str) -> Reply {
-    Response::from_data(body)
-        .with_status_code(status)
-        .with_header(header("Content-Type", content_type))
-        .with_header(header("X-Content-Type-Options", "nosniff"))
+fn json_reply(status: u16, v: &Value) -> Response {
+    Response::new(status, "application/json", v.to_string().into_bytes())
 }
 
-fn text(status: u16, body: &str) -> Reply {
-    with_type(status, body.as_bytes().to_vec(), "text/plain; charset=utf-8")
+fn error(status: u16, text: &str) -> Response {
+    json_reply(status, &json!({ "error": text }))
 }
 
-fn json_reply(status: u16, v: &Value) -> Reply {
-    with_type(status, v.to_string().into_bytes(), "application/json").with_header(header("Cache-Control", "no-store"))
+fn session_ended() -> Response {
+    error(410, "this page's session has ended; reload the page")
 }
 
-/// Sends an answer; a client that has gone away is no error of ours.
-fn respond(request: Request, reply: Reply) {
-    if let Err(e) = request.respond(reply) {
-        log::debug!("client went away: {e}");
-    }
-}
+/// The page shown without the token.
+const NO_TOKEN_PAGE: &str = "<!doctype html><html lang=\"en\"><meta charset=\"utf-8\">\
+<title>Vorpal</title><body style=\"font-family:sans-serif;max-width:40em;margin:3em auto\">\
+<h1>Vorpal</h1><p>Open the link printed by <code>vorpal gui</code> in its terminal: it carries \
+the access key of this server (<code>http://&hellip;/?token=&hellip;</code>).</p></body></html>";
 
-/// True when the `Host` header names this server (against DNS rebinding from other sites).
-fn host_allowed(request: &Request, listen: IpAddr) -> bool {
-    let Some(h) = request.headers().iter().find(|h| h.field.equiv("Host")) else {
-        return false;
-    };
-    let host = h.value.as_str();
-    let name = match host.rfind(':') {
-        Some(i) if !host[i..].contains(']') => &host[..i],
-        _ => host,
-    };
-    let name = name.trim_matches(['[', ']']);
-    if listen.is_unspecified() {
-        return true;
-    }
-    name == "localhost" || name.parse::<IpAddr>().is_ok_and(|ip| ip.is_loopback() || ip == listen)
-}
-
-/// The value of `key` in the query string (`[A-Za-z0-9]` only, else None).
-fn query<'a>(url: &'a str, key: &str) -> Option<&'a str> {
-    let q = url.split_once('?')?.1;
-    q.split('&')
-        .filter_map(|kv| kv.split_once('='))
-        .find(|(k, _)| *k == key)
-        .map(|(_, v)| v)
+/// A session id or another token from the query: letters and digits, 1 to 64 of them.
+fn id_param<'a>(request: &'a Request, key: &str) -> Option<&'a str> {
+    request
+        .query(key)
         .filter(|v| !v.is_empty() && v.len() <= 64 && v.bytes().all(|b| b.is_ascii_alphanumeric()))
 }
 
-fn read_body(request: &mut Request) -> Result<String, Reply> {
-    if request.body_length().is_some_and(|n| n > MAX_BODY) {
-        return Err(text(413, "request body too large"));
+/// The body as JSON (an empty body is `null`).
+fn body_json(request: &Request) -> Result<Value, Response> {
+    if request.body.is_empty() {
+        return Ok(Value::Null);
     }
-    let mut body = Vec::new();
-    let read = request.as_reader().take(MAX_BODY as u64 + 1).read_to_end(&mut body);
-    if read.is_err() {
-        return Err(text(400, "cannot read the request body"));
-    }
-    if body.len() > MAX_BODY {
-        return Err(text(413, "request body too large"));
-    }
-    String::from_utf8(body).map_err(|_| text(400, "the request body is not UTF-8"))
+    serde_json::from_slice(&request.body).map_err(|e| error(400, &format!("the request is not JSON: {e}")))
 }
 
-fn handle(hub: &Arc<Hub>, mut request: Request, listen: IpAddr) {
-    if !host_allowed(&request, listen) {
-        return respond(request, text(403, "forbidden: unexpected Host header"));
+impl Handler for Routes {
+    fn check(&self, request: &Request) -> Option<Response> {
+        if let Some(refused) = self.access.refuse_foreign(request) {
+            return Some(refused);
+        }
+        if request.path().starts_with("/api/") && self.access.grant(request) != Grant::Token {
+            return Some(error(
+                403,
+                &format!(
+                    "forbidden: the API needs this server's access token (the page's cookie, or \
+                     'Authorization: token TOKEN'; see {TOKEN_VARIABLE})"
+                ),
+            ));
+        }
+        Access::refuse_body_type(request)
     }
-    let url = request.url().to_string();
-    log::debug!("{} {url} from {:?}", request.method(), request.remote_addr());
-    let path = url.split('?').next().unwrap_or("").to_string();
-    let method = request.method().clone();
-    let reply = match (&method, path.as_str()) {
-        (Method::Get, p) if !p.starts_with("/api/") => match assets::find(p) {
-            // Not cached: with caching, headless Chromium was seen to leave some piece images
-            // loading for good; the assets are small and served from memory anyway.
-            Some((body, kind)) => with_type(200, body, kind).with_header(header("Cache-Control", "no-store")),
-            None => text(404, "not found"),
-        },
-        (Method::Post, "/api/session") => match hub.create() {
-            Ok((sid, shared)) => json_reply(200, &json!({"sid": sid, "state": shared.lock().view()})),
-            Err(e) => json_reply(503, &json!({"error": e})),
-        },
-        (Method::Post, "/api/close") => match query(&url, "sid") {
-            Some(sid) if hub.close(sid) => text(200, "closed"),
-            _ => text(410, "no such session"),
-        },
-        (Method::Get, "/api/state") => {
-            let Some(shared) = session_of(hub, &url) else {
-                return respond(
-                    request,
-                    json_reply(410, &json!({"error": "this page's session has ended; reload the page"})),
-                );
-            };
-            let since = query(&url, "since").and_then(|v| v.parse().ok()).unwrap_or(0);
-            let view = shared.wait_change(since, POLL_WAIT).view();
-            json_reply(200, &view)
-        }
-        (Method::Get, "/api/pgn") => match session_of(hub, &url) {
-            Some(shared) => with_type(
-                200,
-                pgn_of(&shared.lock()).into_bytes(),
-                "application/x-chess-pgn; charset=utf-8",
-            )
-            .with_header(header("Content-Disposition", "attachment; filename=\"alice.pgn\"")),
-            None => text(410, "this page's session has ended; reload the page"),
-        },
-        (Method::Post, "/api/cmd") => {
-            let Some(shared) = session_of(hub, &url) else {
-                return respond(
-                    request,
-                    json_reply(410, &json!({"error": "this page's session has ended; reload the page"})),
-                );
-            };
-            let body = match read_body(&mut request) {
-                Ok(b) => b,
-                Err(reply) => return respond(request, reply),
-            };
-            match serde_json::from_str::<Value>(&body) {
-                Ok(cmd) => command(&shared, &cmd),
-                Err(e) => json_reply(400, &json!({"error": format!("the request is not JSON: {e}")})),
+
+    fn handle(&self, request: &Request) -> Response {
+        log::debug!("{} {} from {}", request.method, request.path(), request.peer);
+        let path = request.path();
+        match (request.method.as_str(), path) {
+            ("GET", "/" | "/index.html") => match self.access.grant(request) {
+                Grant::Public => Response::new(403, "text/html; charset=utf-8", NO_TOKEN_PAGE.into()),
+                grant => {
+                    let (body, kind) = assets::find(path).expect("the page is an asset");
+                    let page = Response::new(200, kind, body);
+                    if grant == Grant::PageWithCookie {
+                        page.with("Set-Cookie", &self.access.set_cookie())
+                    } else {
+                        page
+                    }
+                }
+            },
+            ("GET", p) if !p.starts_with("/api/") => match assets::find(p) {
+                Some((body, kind)) => Response::new(200, kind, body),
+                None => Response::text(404, "not found"),
+            },
+            ("POST", "/api/session") => self.open_session(request),
+            ("POST", "/api/close") => {
+                let body = body_json(request).unwrap_or(Value::Null);
+                let sid = id_param(request, "sid").or_else(|| body.get("sid").and_then(Value::as_str));
+                match sid {
+                    Some(sid) if self.hub.close(sid) => Response::text(200, "closing"),
+                    _ => Response::text(410, "no such session"),
+                }
             }
-        }
-        (_, p)
-            if assets::find(p).is_some()
-                || p.starts_with("/api/")
-                    && matches!(
+            ("GET", "/api/state") => self.long_poll(request),
+            ("GET", "/api/pgn") => match id_param(request, "sid").and_then(|sid| self.hub.visit(sid)) {
+                Some(shared) => Response::new(
+                    200,
+                    "application/x-chess-pgn; charset=utf-8",
+                    pgn_of(&shared.lock()).into_bytes(),
+                )
+                .with("Content-Disposition", "attachment; filename=\"alice.pgn\""),
+                None => Response::text(410, "this page's session has ended; reload the page"),
+            },
+            ("POST", "/api/cmd") => {
+                let Some(shared) = id_param(request, "sid").and_then(|sid| self.hub.visit(sid)) else {
+                    return session_ended();
+                };
+                match body_json(request) {
+                    Ok(cmd) => command(&shared, &cmd),
+                    Err(reply) => reply,
+                }
+            }
+            (_, p)
+                if assets::find(p).is_some()
+                    || matches!(
                         p,
                         "/api/session" | "/api/state" | "/api/cmd" | "/api/pgn" | "/api/close"
                     ) =>
-        {
-            text(405, "method not allowed")
+            {
+                Response::text(405, "method not allowed")
+            }
+            _ => Response::text(404, "not found"),
         }
-        _ => text(404, "not found"),
-    };
-    respond(request, reply);
+    }
 }
 
-fn session_of(hub: &Hub, url: &str) -> Option<Arc<Shared>> {
-    hub.get(query(url, "sid")?)
+impl Routes {
+    /// `POST /api/session`: a new session, or the page's own one again (`{"rejoin": ID}`)
+    /// while it lives.
+    fn open_session(&self, request: &Request) -> Response {
+        let body = match body_json(request) {
+            Ok(b) => b,
+            Err(reply) => return reply,
+        };
+        if let Some(old) = body.get("rejoin").and_then(Value::as_str) {
+            if let Some(shared) = self.hub.rejoin(old) {
+                return json_reply(
+                    200,
+                    &json!({"sid": old, "rejoined": true, "state": shared.lock().view()}),
+                );
+            }
+        }
+        match self.hub.create() {
+            Ok((sid, shared)) => json_reply(
+                200,
+                &json!({"sid": sid, "rejoined": false, "state": shared.lock().view()}),
+            ),
+            Err(e) => error(503, &e),
+        }
+    }
+
+    /// `GET /api/state?sid=ID&since=VERSION`: the state once its version differs from `since`,
+    /// or after [`POLL_WAIT`]. A newer poll of the same session ends this one at once with 409
+    /// (so two pages sharing a session alternate at the page's retry pace, never in a loop).
+    fn long_poll(&self, request: &Request) -> Response {
+        let since = match request.query("since") {
+            None => 0,
+            Some(v) => match v.parse::<u64>() {
+                Ok(n) => n,
+                Err(_) => return error(400, "'since' must be a version number"),
+            },
+        };
+        let Some((shared, poll)) = id_param(request, "sid").and_then(|sid| self.hub.begin_poll(sid)) else {
+            return session_ended();
+        };
+        let deadline = Instant::now() + POLL_WAIT;
+        let superseded = loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let changed = shared.wait_change(since, left.min(POLL_SLICE)).version != since;
+            if !self.hub.poll_is_current(&poll) {
+                break true;
+            }
+            if changed || left.is_zero() {
+                break false;
+            }
+        };
+        self.hub.end_poll(&poll);
+        if superseded {
+            return error(409, "a newer request of this session took over");
+        }
+        let view = shared.lock().view();
+        json_reply(200, &view)
+    }
 }
 
 fn pgn_of(s: &Session) -> String {
-    let result = match (&s.result, s.at_end()) {
-        (Some((r, _)), _) => r.as_str(),
-        _ => "*",
-    };
-    export_pgn(&ExportGame {
-        start: s.arbiter.game().start(),
-        moves: s.arbiter.moves(),
-        players: [&s.players[0], &s.players[1]],
-        result,
-        termination: s.result.as_ref().map(|(_, why)| why.as_str()),
-        date: &today(),
-    })
+    s.pgn_text()
 }
 
 /// Runs one command of the page; the answer carries the new view (and the error, if any).
-fn command(shared: &Arc<Shared>, cmd: &Value) -> Reply {
+fn command(shared: &Arc<Shared>, cmd: &Value) -> Response {
     let outcome = shared.update(|s, shared| {
         let result = run_command(s, shared, cmd);
         if let Err(e) = &result {
@@ -256,15 +305,6 @@ fn run_command(s: &mut Session, shared: &Arc<Shared>, cmd: &Value) -> Result<(),
         s.message = None;
     }
     match name {
-        "move" => s.person_move(str_field(cmd, "uci")?),
-        "goto" => {
-            let ply = cmd
-                .get("ply")
-                .and_then(Value::as_u64)
-                .ok_or("goto needs a ply number")?;
-            s.goto(ply as usize);
-            Ok(())
-        }
         "undo" => s.take_back(),
         "new" => {
             let rules = s.rules_from(
@@ -272,11 +312,15 @@ fn run_command(s: &mut Session, shared: &Arc<Shared>, cmd: &Value) -> Result<(),
                 cmd.get("chess960").and_then(Value::as_bool).unwrap_or(false),
                 cmd.get("enPassant").and_then(Value::as_str).unwrap_or("off"),
             )?;
-            let start = match cmd
-                .get("number")
-                .and_then(Value::as_u64)
-                .filter(|_| rules.is_chess960())
-            {
+            let number = match cmd.get("number") {
+                None | Some(Value::Null) => None,
+                Some(n) => Some(
+                    n.as_u64()
+                        .filter(|n| *n <= 959)
+                        .ok_or_else(|| format!("Chess960 position numbers run from 0 to 959, not {n}"))?,
+                ),
+            };
+            let start = match number.filter(|_| rules.is_chess960()) {
                 Some(n) => {
                     let fen = rules
                         .variant
@@ -300,15 +344,6 @@ fn run_command(s: &mut Session, shared: &Arc<Shared>, cmd: &Value) -> Result<(),
             s.new_game(shared, pos, &[], players);
             Ok(())
         }
-        "pgn" => {
-            let game =
-                import_pgn(str_field(cmd, "text")?, s.rules()).map_err(|e| format!("bad PGN, game unchanged: {e}"))?;
-            if s.settings.mode != super::settings::Mode::Analysis {
-                s.stop_engines();
-            }
-            s.new_game(shared, game.start, &game.moves, game.players);
-            Ok(())
-        }
         "settings" => {
             let settings = Settings::from_json(cmd, s.engines.len())?;
             s.apply_settings(shared, settings);
@@ -322,7 +357,7 @@ fn run_command(s: &mut Session, shared: &Arc<Shared>, cmd: &Value) -> Result<(),
             s.restart_engines(shared);
             Ok(())
         }
-        other => Err(format!("unknown command '{other}'")),
+        other => s.game_command(shared, other, cmd),
     }
 }
 
@@ -331,10 +366,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn query_values_are_checked() {
-        assert_eq!(query("/api/state?sid=ab12&since=7", "since"), Some("7"));
-        assert_eq!(query("/api/state?sid=ab12&since=7", "sid"), Some("ab12"));
-        assert_eq!(query("/api/state?sid=../etc", "sid"), None);
-        assert_eq!(query("/api/state", "sid"), None);
+    fn every_answer_forbids_framing_and_sniffing() {
+        let h = fixed_headers();
+        let get = |k: &str| h.iter().find(|(n, _)| n == k).map(|(_, v)| v.as_str()).unwrap_or("");
+        assert!(get("Content-Security-Policy").contains("frame-ancestors 'none'"));
+        assert_eq!(get("X-Frame-Options"), "DENY");
+        assert_eq!(get("X-Content-Type-Options"), "nosniff");
+        assert_eq!(get("Referrer-Policy"), "no-referrer");
     }
 }

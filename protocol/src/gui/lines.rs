@@ -3,7 +3,7 @@
 //! stops at the first move that is not legal, so a bad engine line never reaches the page).
 
 use vorpal_engine::{Color, Position};
-use vorpal_tuning::engine_process::UciScore;
+use vorpal_tuning::arena::engine_process::UciScore;
 
 /// One analysis line as the engine reported it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -16,6 +16,8 @@ pub struct EngineLine {
     pub score: Option<UciScore>,
     /// Nodes searched, when reported.
     pub nodes: Option<u64>,
+    /// Nodes per second, when reported.
+    pub nps: Option<u64>,
     /// The variation as UCI move texts.
     pub pv: Vec<String>,
 }
@@ -28,6 +30,7 @@ pub fn parse_line(line: &str) -> Option<EngineLine> {
         depth: 0,
         score: None,
         nodes: None,
+        nps: None,
         pv: Vec::new(),
     };
     let mut i = 1;
@@ -37,13 +40,10 @@ pub fn parse_line(line: &str) -> Option<EngineLine> {
             "multipv" => out.multipv = next?.parse().ok()?,
             "depth" => out.depth = next?.parse().ok()?,
             "nodes" => out.nodes = next.and_then(|n| n.parse().ok()),
+            "nps" => out.nps = next.and_then(|n| n.parse().ok()),
             "score" => {
-                let v: i32 = words.get(i + 2)?.parse().ok()?;
-                out.score = match next? {
-                    "cp" => Some(UciScore::Cp(v)),
-                    "mate" => Some(UciScore::Mate(v)),
-                    _ => None,
-                };
+                // Clamped, so no arithmetic on an engine's score can overflow.
+                out.score = UciScore::parse(next?, words.get(i + 2)?);
                 i += 1;
             }
             "pv" => {
@@ -107,6 +107,7 @@ mod tests {
             (l.multipv, l.depth, l.score, l.nodes),
             (2, 12, Some(UciScore::Cp(-35)), Some(999))
         );
+        assert_eq!(l.nps, Some(5));
         assert_eq!(l.pv, ["g1f3", "e7e6", "f3e5"]);
         assert!(parse_line("info depth 3 currmove e2e4 currmovenumber 1").is_none());
         assert!(parse_line("info string pv e2e4").is_none());
@@ -114,6 +115,10 @@ mod tests {
         assert_eq!(score_text(UciScore::Cp(-35), Color::Black), "+0.35");
         assert_eq!(score_text(UciScore::Mate(3), Color::Black), "#-3");
         assert!(white_centipawns(UciScore::Mate(2), Color::White) > 10_000);
+        let huge = parse_line("info depth 1 score cp -2147483648 pv e2e4").unwrap();
+        assert_eq!(score_text(huge.score.unwrap(), Color::Black), "+500.00");
+        let mate = parse_line("info depth 1 score mate -2147483648 pv e2e4").unwrap();
+        assert_eq!(score_text(mate.score.unwrap(), Color::Black), "#10000");
     }
 
     #[test]

@@ -4,32 +4,57 @@
 //! asset is compiled into the binary. The page shows the boards side by side; the server keeps
 //! the game, decides legality, SAN and game end with the engine library, and drives engines as
 //! UCI child processes over pipes (the match runner's client), exactly as any GUI would.
+//!
+//! The server is safe to leave running: a secret token in the printed link (then a cookie),
+//! cross-site requests refused, bounded connections, sessions and engines, and a clean shutdown
+//! on SIGINT/SIGTERM (see `access`, `server`, `hub`, `engine_pool` and `signals`).
 
+mod access;
 mod assets;
+mod commands;
+mod engine_pool;
 mod http;
 mod hub;
 mod lines;
+mod notation;
 mod pgn_io;
+mod secret;
+mod server;
 mod session;
 mod settings;
+mod signals;
+mod tree;
 mod view;
 mod worker;
 
 use std::net::SocketAddr;
-use vorpal_tuning::engine_process::EngineConfig;
+use std::time::Duration;
+use vorpal_tuning::arena::engine_process::EngineConfig;
 
 const USAGE: &str = "\
-usage: vorpal gui [--port N] [--listen ADDR] [--open] [--engine SETTINGS]...
+usage: vorpal gui [--port N] [--listen ADDR [--allow-host NAME]...] [--open]
+                  [--session-timeout S] [--max-engines N] [--engine SETTINGS]...
 
 Starts a local web server for playing and analysing Alice chess in the browser and prints its
-URL. The page works offline: everything it needs is inside this program.
+link, which carries a secret access token: only the browser that opens it can use the server.
+The page works offline: everything it needs is inside this program.
 
-  --port N          port to listen on (default: a free port)
-  --listen ADDR     address to listen on (default 127.0.0.1; other interfaces only when given)
-  --open            open the page in the default browser (xdg-open)
-  --engine ...      an engine the page may use, as key=value settings like vorpal-match:
-                      cmd=PATH name=N dir=D arg=A option.K=V   (repeatable; the first is the
-                      default). Without --engine the engine is this program itself.";
+  --port N             port to listen on (default: a free port)
+  --listen ADDR        address to listen on (default 127.0.0.1). Another interface serves plain
+                       HTTP to whoever can reach it; it needs --allow-host
+  --allow-host NAME    a name (or address) the browser may use to reach this server when it
+                       listens beyond loopback (repeatable)
+  --open               open the page in the default browser (xdg-open)
+  --session-timeout S  end a page's game and engines S seconds after its last request
+                       (default 90)
+  --max-engines N      engine processes running at once, all pages together (default 8)
+  --engine ...         an engine the page may use, as key=value settings like vorpal-match:
+                         cmd=PATH name=N dir=D arg=A option.K=V   (repeatable; the first is the
+                         default). Without --engine the engine is this program itself.
+
+The environment variable VORPAL_GUI_TOKEN sets the access token (16 to 256 letters, digits, '-'
+or '_') for scripts, which send it as 'Authorization: token TOKEN'. SIGINT or SIGTERM ends the
+engines, then the server.";
 
 /// Command-line settings of `vorpal gui`.
 #[derive(Debug, Clone)]
@@ -40,6 +65,25 @@ pub struct GuiConfig {
     pub open: bool,
     /// Engines the page offers, the default first.
     pub engines: Vec<EngineConfig>,
+    /// Names the `Host` header may carry besides loopback names (`--allow-host`).
+    pub allowed_hosts: Vec<String>,
+    /// A page silent this long loses its session and engines.
+    pub session_timeout: Duration,
+    /// Engine processes running at once.
+    pub max_engines: usize,
+}
+
+/// The value after option `name`, as a whole number in `range`.
+fn number_arg(args: &[&str], i: usize, range: std::ops::RangeInclusive<u64>) -> Result<u64, String> {
+    let name = args[i];
+    let v = args.get(i + 1).ok_or_else(|| format!("{name} needs a number"))?;
+    v.parse::<u64>().ok().filter(|n| range.contains(n)).ok_or_else(|| {
+        format!(
+            "{name}: '{v}' is not a whole number from {} to {}",
+            range.start(),
+            range.end()
+        )
+    })
 }
 
 /// Parses the arguments after `gui`.
@@ -48,6 +92,9 @@ pub fn parse_args(args: &[&str]) -> Result<GuiConfig, String> {
     let mut listen = "127.0.0.1".to_string();
     let mut open = false;
     let mut engines = Vec::new();
+    let mut allowed_hosts = Vec::new();
+    let mut session_timeout = hub::DEFAULT_SESSION_TIMEOUT;
+    let mut max_engines = engine_pool::DEFAULT_MAX_ENGINES;
     let mut i = 0;
     while i < args.len() {
         match args[i] {
@@ -64,6 +111,23 @@ pub fn parse_args(args: &[&str]) -> Result<GuiConfig, String> {
                 open = true;
                 i += 1;
             }
+            "--allow-host" => {
+                let name = args.get(i + 1).ok_or("--allow-host needs a name")?;
+                let ok = |b: u8| b.is_ascii_alphanumeric() || b".-:[]".contains(&b);
+                if name.is_empty() || name.len() > 253 || !name.bytes().all(ok) {
+                    return Err(format!("--allow-host: '{name}' is not a host name"));
+                }
+                allowed_hosts.push(name.trim_matches(['[', ']']).to_string());
+                i += 2;
+            }
+            "--session-timeout" => {
+                session_timeout = Duration::from_secs(number_arg(args, i, 1..=86_400)?);
+                i += 2;
+            }
+            "--max-engines" => {
+                max_engines = number_arg(args, i, 1..=64)? as usize;
+                i += 2;
+            }
             "--engine" => {
                 let mut settings = Vec::new();
                 i += 1;
@@ -76,10 +140,16 @@ pub fn parse_args(args: &[&str]) -> Result<GuiConfig, String> {
             other => return Err(format!("unknown argument '{other}'")),
         }
     }
-    let ip = listen
+    let ip: std::net::IpAddr = listen
         .trim_matches(['[', ']'])
         .parse()
         .map_err(|_| format!("--listen: '{listen}' is not an IP address"))?;
+    if !ip.is_loopback() && allowed_hosts.is_empty() {
+        return Err(format!(
+            "--listen {listen} serves plain HTTP beyond this machine: name the host the browser \
+             will use with --allow-host NAME (see the README's notes on --listen)"
+        ));
+    }
     if engines.is_empty() {
         engines.push(own_engine()?);
     }
@@ -87,6 +157,9 @@ pub fn parse_args(args: &[&str]) -> Result<GuiConfig, String> {
         addr: SocketAddr::new(ip, port),
         open,
         engines,
+        allowed_hosts,
+        session_timeout,
+        max_engines,
     })
 }
 
@@ -97,11 +170,11 @@ fn engine_config(settings: &[String]) -> Result<EngineConfig, String> {
         s => s.to_vec(),
     };
     let mut cfg = EngineConfig::default();
-    vorpal_tuning::cli::engine_settings(&mut cfg, &settings)?;
+    vorpal_tuning::arena::engine_settings::engine_settings(&mut cfg, &settings)?;
     if cfg.cmd.is_empty() {
         return Err("--engine needs cmd=PATH".into());
     }
-    cfg.cmd = vorpal_tuning::cli::resolve_cmd(&cfg.cmd);
+    cfg.cmd = vorpal_tuning::arena::engine_settings::resolve_cmd(&cfg.cmd);
     if cfg.name.is_empty() {
         cfg.name = std::path::Path::new(&cfg.cmd)
             .file_stem()
@@ -143,7 +216,14 @@ pub fn run(args: &[&str]) -> i32 {
             return 2;
         }
     };
-    match http::serve(config) {
+    let token = match secret::access_token(std::env::var(secret::TOKEN_VARIABLE).ok()) {
+        Ok(t) => t,
+        Err(e) => {
+            say(true, &format!("vorpal gui: {e}"));
+            return 2;
+        }
+    };
+    match http::serve(config, token) {
         Ok(()) => 0,
         Err(e) => {
             say(true, &format!("vorpal gui: {e}"));
@@ -171,5 +251,16 @@ mod tests {
         assert!(parse_args(&["--bogus"]).is_err());
         assert!(parse_args(&["--engine", "name=x"]).is_err());
         assert_eq!(parse_args(&["--listen", "::1"]).unwrap().addr.to_string(), "[::1]:0");
+        assert!(parse_args(&["--listen", "0.0.0.0"])
+            .unwrap_err()
+            .contains("--allow-host"));
+        let c = parse_args(&["--listen", "0.0.0.0", "--allow-host", "chess.lan"]).unwrap();
+        assert_eq!(c.allowed_hosts, ["chess.lan"]);
+        assert!(parse_args(&["--allow-host", "bad/name"]).is_err());
+        let c = parse_args(&["--session-timeout", "2", "--max-engines", "3"]).unwrap();
+        assert_eq!((c.session_timeout, c.max_engines), (Duration::from_secs(2), 3));
+        assert_eq!(parse_args(&[]).unwrap().max_engines, 8);
+        assert!(parse_args(&["--session-timeout", "0"]).is_err());
+        assert!(parse_args(&["--max-engines", "99999999999999999999"]).is_err());
     }
 }

@@ -1,138 +1,432 @@
-//! PGN and FEN for the page, with the match runner's PGN reader and writer: export with the
-//! `Variant` tag (and `FEN`/`SetUp` for a set-up start), import that takes the rules from the
-//! tags and replays every move through the rules core, naming the first problem it meets.
+//! PGN for the page, with variations and comments: export writes every tag the game came with
+//! (the Seven Tag Roster first), the `Variant` tag (and `FEN`/`SetUp` for a set-up start), the
+//! move tree with its variations in parentheses and its comments in braces; import reads the
+//! same back, takes the rules from the tags, replays every move of every variation through the
+//! rules core, and refuses a move after the end of the game (mate, stalemate, fifty moves,
+//! repetition, bare kings) or an illegal one, naming it in move-number SAN (`41... Kd7`).
 
-use vorpal_engine::{EnPassant, Move, Position, Rules};
-use vorpal_tuning::pgn::{parse_pgn, PgnGame, PgnMove};
-use vorpal_tuning::variant_tag::{en_passant_tag, parse_variant_tag, variant_tag};
+use super::notation::{numbered, refusal};
+use super::tree::GameTree;
+use vorpal_engine::{Position, Rules};
+use vorpal_tuning::arena::variant_tag::{en_passant_tag, rules_from_tags, variant_tag};
 
 /// A game read from PGN.
 #[derive(Debug, Clone)]
 pub struct ImportedGame {
-    /// The start position (with the rules named by the tags, or the current rules where the
-    /// tags say nothing).
-    pub start: Position,
-    /// The moves.
-    pub moves: Vec<Move>,
-    /// White's and Black's names from the tags.
-    pub players: [String; 2],
+    /// The moves and variations from the start position (with the rules named by the tags, or
+    /// the current rules where the tags say nothing).
+    pub tree: GameTree,
+    /// Every tag, in file order.
+    pub headers: Vec<(String, String)>,
+}
+
+impl ImportedGame {
+    /// Value of tag `name`.
+    pub fn tag(&self, name: &str) -> Option<&str> {
+        tag(&self.headers, name)
+    }
+}
+
+fn tag<'a>(headers: &'a [(String, String)], name: &str) -> Option<&'a str> {
+    headers.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
+}
+
+/// One piece of PGN text.
+#[derive(Debug, PartialEq, Eq)]
+enum Token {
+    Tag(String, String),
+    Comment(String),
+    Open,
+    Close,
+    Word(String),
+}
+
+/// Splits the first game of `text` into tokens (a tag after the movetext starts the next game,
+/// which is not read).
+fn tokens(text: &str) -> Vec<Token> {
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    let mut line_start = true;
+    let mut in_moves = false;
+    while i < chars.len() {
+        let c = chars[i];
+        if line_start && c == '%' {
+            while i < chars.len() && chars[i] != '\n' {
+                i += 1;
+            }
+            continue;
+        }
+        line_start = c == '\n';
+        match c {
+            c if c.is_whitespace() => i += 1,
+            '[' => {
+                if in_moves {
+                    break;
+                }
+                let end = (i..chars.len())
+                    .find(|&j| chars[j] == ']' || chars[j] == '\n')
+                    .unwrap_or(chars.len());
+                let inner: String = chars[i + 1..end].iter().collect();
+                let inner = inner.trim();
+                if let Some((name, rest)) = inner.split_once(char::is_whitespace) {
+                    let value = rest.trim().trim_start_matches('"');
+                    let value = value.strip_suffix('"').unwrap_or(value);
+                    out.push(Token::Tag(
+                        name.to_string(),
+                        value.replace("\\\"", "\"").replace("\\\\", "\\"),
+                    ));
+                }
+                i = end + 1;
+            }
+            '{' => {
+                let end = (i..chars.len()).find(|&j| chars[j] == '}').unwrap_or(chars.len());
+                let comment: String = chars[i + 1..end].iter().collect();
+                out.push(Token::Comment(comment.split_whitespace().collect::<Vec<_>>().join(" ")));
+                in_moves = true;
+                i = end + 1;
+            }
+            ';' => {
+                while i < chars.len() && chars[i] != '\n' {
+                    i += 1;
+                }
+            }
+            '(' | ')' => {
+                out.push(if c == '(' { Token::Open } else { Token::Close });
+                in_moves = true;
+                i += 1;
+            }
+            _ => {
+                let start = i;
+                while i < chars.len() && !chars[i].is_whitespace() && !"{}()[];".contains(chars[i]) {
+                    i += 1;
+                }
+                out.push(Token::Word(chars[start..i].iter().collect()));
+                in_moves = true;
+            }
+        }
+    }
+    out
+}
+
+fn is_result(t: &str) -> bool {
+    matches!(t, "1-0" | "0-1" | "1/2-1/2" | "*")
 }
 
 /// Reads the first game of `text`; `current` gives the rules when the tags name none.
 pub fn import_pgn(text: &str, current: Rules) -> Result<ImportedGame, String> {
-    let games = parse_pgn(text);
-    let game = games.first().ok_or("no game found in the PGN text")?;
-    if game.moves.is_empty() && game.tags.is_empty() {
+    let toks = tokens(text);
+    let headers: Vec<(String, String)> = toks
+        .iter()
+        .filter_map(|t| match t {
+            Token::Tag(k, v) => Some((k.clone(), v.clone())),
+            _ => None,
+        })
+        .collect();
+    let has_moves = toks.iter().any(|t| matches!(t, Token::Word(w) if !is_result(w)));
+    if headers.is_empty() && !has_moves {
         return Err("the PGN text has no tags and no moves".into());
     }
-    let mut rules = current;
-    if let Some(tag) = game.tag("Variant") {
-        let (variant, chess960) =
-            parse_variant_tag(tag).ok_or_else(|| format!("unknown variant '{tag}' in the Variant tag"))?;
-        rules = Rules::for_variant(variant).with_chess960(chess960);
+    let rules = rules_from_tags(tag(&headers, "Variant"), tag(&headers, "AliceEnPassant"), current)?;
+    let start = match tag(&headers, "FEN") {
+        Some(fen) => Position::from_fen(fen, rules).map_err(|e| format!("bad FEN tag '{fen}': {e}"))?,
+        None => Position::start(rules),
+    };
+    let mut tree = GameTree::new(start);
+    // `at` is the node the next move is played from; a variation replaces the move just read,
+    // so it starts from that move's parent.
+    let mut at = 0;
+    let mut stack: Vec<usize> = Vec::new();
+    for t in toks {
+        match t {
+            Token::Tag(..) => {}
+            Token::Comment(c) => tree.append_comment(at, &c),
+            Token::Open => {
+                stack.push(at);
+                at = tree.node(at).parent.ok_or("a variation '(' comes before any move")?;
+            }
+            Token::Close => at = stack.pop().ok_or("a ')' closes no variation")?,
+            Token::Word(w) => {
+                if is_result(&w) {
+                    continue;
+                }
+                let text = w.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.');
+                let text = text.trim_end_matches(['!', '?']);
+                if w.starts_with('$') || text.is_empty() {
+                    continue;
+                }
+                let pos = tree.node(at).position;
+                if let Some((_, reason)) = tree.outcome_at(at) {
+                    let last = tree.node(at);
+                    let ended = tree.node(last.parent.unwrap_or(0)).position;
+                    return Err(format!(
+                        "{} comes after the end of the game: {} ended it by {}",
+                        numbered(&pos, text),
+                        numbered(&ended, &last.san),
+                        reason.text()
+                    ));
+                }
+                let mv = pos.parse_move(text).map_err(|_| refusal(&pos, text))?;
+                at = tree.add(at, mv);
+            }
+        }
     }
-    if let Some(ep) = game.tag("AliceEnPassant") {
-        rules = rules.with_ep(ep.parse::<EnPassant>()?);
-    } else if game.tag("Variant").is_some() {
-        rules = rules.with_ep(EnPassant::Off);
-    }
-    let (start, moves) = game.replay(rules)?;
-    let name = |k: &str| game.tag(k).unwrap_or("?").to_string();
-    Ok(ImportedGame {
-        start,
-        moves,
-        players: [name("White"), name("Black")],
-    })
+    Ok(ImportedGame { tree, headers })
 }
 
 /// What the export needs to know about a game.
 pub struct ExportGame<'a> {
-    /// The start position.
-    pub start: &'a Position,
-    /// The moves.
-    pub moves: &'a [Move],
-    /// White's and Black's names.
+    /// The moves and variations.
+    pub tree: &'a GameTree,
+    /// The tags the game came with (an imported game's, in file order); the others are filled
+    /// in: Event, Site, Date (`date`), Round, White and Black (`players`).
+    pub headers: &'a [(String, String)],
+    /// White's and Black's names, where the headers name none.
     pub players: [&'a str; 2],
     /// `1-0`, `0-1`, `1/2-1/2` or `*`.
     pub result: &'a str,
-    /// Why the game ended, if it did.
+    /// Why the game ended, written as a comment at the end when the last move has none.
     pub termination: Option<&'a str>,
-    /// The date tag value (`YYYY.MM.DD`).
+    /// The date tag value (`YYYY.MM.DD`) where the headers name none.
     pub date: &'a str,
+}
+
+/// The order of the Seven Tag Roster.
+const ROSTER: [&str; 7] = ["Event", "Site", "Date", "Round", "White", "Black", "Result"];
+
+fn quote(v: &str) -> String {
+    v.replace('\\', "\\\\").replace('"', "\\\"")
+}
+
+fn comment(c: &str) -> String {
+    format!("{{{}}}", c.replace('}', ")"))
+}
+
+/// The tags of an export: the roster, then the game's other tags, then the rules' tags.
+fn export_tags(g: &ExportGame) -> Vec<(String, String)> {
+    let rules = g.tree.start().rules();
+    let defaults = [
+        ("Event", "vorpal gui"),
+        ("Site", "?"),
+        ("Date", g.date),
+        ("Round", "-"),
+        ("White", g.players[0]),
+        ("Black", g.players[1]),
+        ("Result", g.result),
+    ];
+    let mut tags: Vec<(String, String)> = defaults
+        .iter()
+        .map(|(k, d)| {
+            let v = if *k == "Result" {
+                g.result
+            } else {
+                tag(g.headers, k).unwrap_or(d)
+            };
+            (k.to_string(), v.to_string())
+        })
+        .collect();
+    let own = ["Variant", "AliceEnPassant", "SetUp", "FEN"];
+    for (k, v) in g.headers {
+        if !ROSTER.contains(&k.as_str()) && !own.contains(&k.as_str()) {
+            tags.push((k.clone(), v.clone()));
+        }
+    }
+    tags.push(("Variant".into(), variant_tag(rules).to_string()));
+    if let Some(ep) = en_passant_tag(rules) {
+        tags.push(("AliceEnPassant".into(), ep.to_string()));
+    }
+    if *g.tree.start() != Position::start(rules) {
+        tags.push(("SetUp".into(), "1".into()));
+        tags.push(("FEN".into(), g.tree.start().to_fen()));
+    }
+    tags
+}
+
+/// Writes the moves after node `at`: its continuation, then the other continuations as
+/// variations, then the rest of the line. `number` forces a move number on the first move.
+fn write_after(tree: &GameTree, at: usize, mut number: bool, out: &mut Vec<String>) {
+    let mut at = at;
+    loop {
+        let children = &tree.node(at).children;
+        let Some(&main) = children.first() else { return };
+        write_move(tree, main, number, out);
+        for &v in &children[1..] {
+            out.push("(".into());
+            write_move(tree, v, true, out);
+            write_after(tree, v, tree.node(v).comment.is_some(), out);
+            out.push(")".into());
+        }
+        number = children.len() > 1 || tree.node(main).comment.is_some();
+        at = main;
+    }
+}
+
+fn write_move(tree: &GameTree, id: usize, number: bool, out: &mut Vec<String>) {
+    let node = tree.node(id);
+    let before = tree.node(node.parent.unwrap_or(0)).position;
+    let text = numbered(&before, &node.san);
+    let white = before.side_to_move() == vorpal_engine::Color::White;
+    if white || number {
+        out.push(text);
+    } else {
+        out.push(node.san.clone());
+    }
+    if let Some(c) = &node.comment {
+        out.push(comment(c));
+    }
 }
 
 /// The PGN text of a game.
 pub fn export_pgn(g: &ExportGame) -> String {
-    let rules = g.start.rules();
-    let mut pgn = PgnGame::default();
-    pgn.set_tag("Event", "vorpal gui");
-    pgn.set_tag("Site", "?");
-    pgn.set_tag("Date", g.date);
-    pgn.set_tag("Round", "-");
-    pgn.set_tag("White", g.players[0]);
-    pgn.set_tag("Black", g.players[1]);
-    pgn.set_tag("Result", g.result);
-    pgn.set_tag("Variant", variant_tag(rules));
-    if let Some(ep) = en_passant_tag(rules) {
-        pgn.set_tag("AliceEnPassant", ep);
+    let mut text = String::new();
+    for (k, v) in export_tags(g) {
+        text += &format!("[{k} \"{}\"]\n", quote(&v));
     }
-    if *g.start != Position::start(rules) {
-        pgn.set_tag("SetUp", "1");
-        pgn.set_tag("FEN", g.start.to_fen());
+    text.push('\n');
+    let mut words = Vec::new();
+    if let Some(c) = &g.tree.node(0).comment {
+        words.push(comment(c));
     }
-    let mut pos = *g.start;
-    for &mv in g.moves {
-        pgn.moves.push(PgnMove {
-            san: pos.move_to_san(mv),
-            comment: None,
-        });
-        pos = pos.after(mv);
+    write_after(g.tree, 0, true, &mut words);
+    let end = g.tree.line_end(0);
+    if let Some(t) = g.termination.filter(|_| g.tree.node(end).comment.is_none() || end == 0) {
+        words.push(comment(t));
     }
-    pgn.final_comment = g.termination.map(str::to_string);
-    pgn.result = Some(g.result.to_string());
-    pgn.to_text()
+    words.push(g.result.to_string());
+    // "(" sticks to the next word and ")" to the previous one; lines are cut at 80 columns.
+    let mut glued: Vec<String> = Vec::new();
+    let mut open = false;
+    for w in words {
+        if w == ")" {
+            if let Some(last) = glued.last_mut() {
+                last.push(')');
+                continue;
+            }
+        }
+        if open {
+            glued.push(format!("({w}"));
+            open = false;
+        } else if w == "(" {
+            open = true;
+        } else {
+            glued.push(w);
+        }
+    }
+    let mut line = String::new();
+    for w in glued {
+        if !line.is_empty() && line.len() + 1 + w.len() > 80 {
+            text += &line;
+            text.push('\n');
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line += &w;
+    }
+    text += &line;
+    text += "\n\n";
+    text
 }
 
 /// Today's date as a PGN tag value (UTC), as the match runner writes it.
-pub use vorpal_tuning::output::today;
+pub use vorpal_tuning::arena::pgn::today;
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use vorpal_engine::Variant;
 
-    #[test]
-    fn export_then_import_round_trips() {
-        let mut pos = Position::startpos();
-        let mut moves = Vec::new();
-        for san in ["Nf3", "e6", "Ne5/A", "Bc5", "Nxf7", "Bg1/A"] {
-            let mv = pos.parse_san(san).unwrap();
-            moves.push(mv);
-            pos = pos.after(mv);
-        }
-        let text = export_pgn(&ExportGame {
-            start: &Position::startpos(),
-            moves: &moves,
-            players: ["Yearout", "Jelliss"],
+    const YEAROUT: &str = include_str!("../../../tests/gui/yearout-jelliss-1996.pgn");
+
+    fn export(tree: &GameTree, headers: &[(String, String)]) -> String {
+        export_pgn(&ExportGame {
+            tree,
+            headers,
+            players: ["White", "Black"],
             result: "*",
             termination: None,
-            date: "1996.??.??",
-        });
-        assert!(text.contains("[Variant \"Alice\"]"));
-        assert!(text.contains("2. Ne5/A Bc5 3. Nxf7 Bg1/A"));
-        let back = import_pgn(&text, Rules::for_variant(Variant::MiniAlice)).unwrap();
-        assert_eq!(back.start.rules(), Rules::default());
-        assert_eq!(back.moves, moves);
-        assert_eq!(back.players, ["Yearout".to_string(), "Jelliss".to_string()]);
+            date: "2026.12.01",
+        })
+    }
+
+    fn main_sans(tree: &GameTree) -> Vec<String> {
+        tree.main_line().iter().map(|&n| tree.node(n).san.clone()).collect()
     }
 
     #[test]
-    fn bad_pgn_is_named() {
+    fn headers_and_comments_survive_a_round_trip() {
+        let game = import_pgn(YEAROUT, Rules::for_variant(Variant::MiniAlice)).unwrap();
+        assert_eq!(game.tree.start().rules(), Rules::default());
+        assert_eq!(main_sans(&game.tree), ["Nf3", "e6", "Ne5/A", "Bc5", "Nxf7", "Bg1/A"]);
+        let text = export(&game.tree, &game.headers);
+        for t in [
+            "[Event \"Alice chess, illustrative game\"]",
+            "[Date \"1996.??.??\"]",
+            "[Round \"?\"]",
+            "[White \"Yearout\"]",
+            "[Black \"Jelliss\"]",
+            "[Variant \"Alice\"]",
+            "{Opening of the sample game",
+            "1. Nf3 e6 2. Ne5/A Bc5 3. Nxf7 Bg1/A *",
+        ] {
+            assert!(text.contains(t), "{t} missing from\n{text}");
+        }
+        let back = import_pgn(&text, Rules::default()).unwrap();
+        assert_eq!(back.headers, export_tags_of(&text));
+        assert_eq!(export(&back.tree, &back.headers), text);
+    }
+
+    fn export_tags_of(text: &str) -> Vec<(String, String)> {
+        import_pgn(text, Rules::default()).unwrap().headers
+    }
+
+    #[test]
+    fn variations_are_written_and_read_back() {
+        let text = "[Event \"x\"]\n[Custom \"kept\"]\n\n{start} 1. e4 {king's pawn} e5 (1... d5 2. Be2 (2. d3) dxe4 {take}) 2. Nf3 *";
+        let game = import_pgn(text, Rules::default()).unwrap();
+        assert_eq!(main_sans(&game.tree), ["e4", "e5", "Nf3"]);
+        assert_eq!(game.tree.len(), 7);
+        assert_eq!(game.tag("Custom"), Some("kept"));
+        let out = export(&game.tree, &game.headers);
+        assert!(out.contains("[Custom \"kept\"]"), "{out}");
+        let flat = out.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(
+            flat.contains("{start} 1. e4 {king's pawn} 1... e5 (1... d5 2. Be2 (2. d3) 2... dxe4/A {take}) 2. Nf3 *"),
+            "{out}"
+        );
+        let back = import_pgn(&out, Rules::default()).unwrap();
+        assert_eq!(export(&back.tree, &back.headers), out);
+        assert_eq!(back.tree.node(0).comment.as_deref(), Some("start"));
+    }
+
+    #[test]
+    fn bad_pgn_is_named_in_move_number_san() {
         let e = import_pgn("1. e4 e5 2. Ke3 *", Rules::default()).unwrap_err();
-        assert!(e.contains("ply 3"), "{e}");
+        assert_eq!(e, "2. Ke3 is illegal: no white king can go to e3");
+        let e = import_pgn("1. e4 e5 (1... Ke7) *", Rules::default()).unwrap_err();
+        assert!(e.starts_with("1... Ke7 is illegal"), "{e}");
         assert!(import_pgn("", Rules::default()).is_err());
         let e = import_pgn("[Variant \"Crazyhouse\"]\n\n1. e4 *", Rules::default()).unwrap_err();
         assert!(e.contains("Crazyhouse"), "{e}");
+        assert!(import_pgn(") 1. e4", Rules::default()).is_err());
+        assert!(import_pgn("( 1. e4", Rules::default()).is_err());
         assert_eq!(today().len(), 10);
+    }
+
+    #[test]
+    fn moves_after_the_end_of_the_game_are_refused() {
+        let e = import_pgn("1. e4 d5 2. Be2 dxe4 3. Bb5# Kd7 *", Rules::default()).unwrap_err();
+        assert_eq!(
+            e,
+            "3... Kd7 comes after the end of the game: 3. Bb5/A# ended it by checkmate"
+        );
+        // The mate itself, and a variation from before it, are fine.
+        let g = import_pgn("1. e4 d5 2. Be2 dxe4 3. Bb5# (3. Bf3) 1-0", Rules::default()).unwrap();
+        assert_eq!(g.tree.len(), 6);
+        // Repetition: knights out and back twice; a move after the third occurrence is refused.
+        let e = import_pgn("1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 5. e4 *", Rules::default()).unwrap_err();
+        assert!(e.starts_with("5. e4 comes after the end of the game"), "{e}");
+        assert!(e.ends_with("threefold repetition"), "{e}");
     }
 }

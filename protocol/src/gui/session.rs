@@ -1,16 +1,20 @@
-//! One page's game: the moves (refereed by the match runner's arbiter), the shown ply, the
-//! mode, the clocks and the engines. Every change bumps a version number that the page's long
-//! poll waits on; engine output is folded in by the hub's ticker at most ten times a second.
+//! One page's game: the move tree (main line and variations, every move checked by the rules
+//! core), the shown node, the tags it came with, the mode, the clocks and the engines. Every
+//! change bumps a version number that the page's long poll waits on; engine output is folded
+//! in by the hub's ticker at most ten times a second.
 
+use super::engine_pool::EnginePool;
 use super::lines::{parse_line, EngineLine};
+use super::notation::refusal;
 use super::settings::{Limit, Mode, Settings};
+use super::tree::GameTree;
 use super::worker::{Event, Job, Worker};
 use std::collections::BTreeMap;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, Weak};
 use std::time::{Duration, Instant};
 use vorpal_engine::{Color, EnPassant, EndReason, GameResult, Move, Position, Rules};
-use vorpal_tuning::arbiter::{bare_king, color_name, end_text, Arbiter};
-use vorpal_tuning::engine_process::EngineConfig;
+use vorpal_tuning::arena::arbiter::{bare_king, color_name, end_text};
+use vorpal_tuning::arena::engine_process::EngineConfig;
 
 /// What an engine slot knows about its engine.
 #[derive(Clone, Debug, Default)]
@@ -51,18 +55,26 @@ pub struct Clocks {
     pub inc_ms: i64,
     /// When the side to move started thinking (None: the clocks are stopped).
     pub since: Option<Instant>,
+    /// Whose clock runs (or ran last).
+    pub turn: Color,
 }
 
 /// The game of one page.
 pub struct Session {
     /// The configured engines.
     pub engines: Arc<Vec<EngineConfig>>,
-    /// The game so far.
-    pub arbiter: Arbiter,
-    /// SAN of each move (with `/A`).
-    pub sans: Vec<String>,
-    /// The ply shown (0 = start position).
+    /// The moves and variations.
+    pub tree: GameTree,
+    /// The node shown (0 = start position).
     pub cursor: usize,
+    /// The tags the game came with (an imported or restored game's), in file order.
+    pub headers: Vec<(String, String)>,
+    /// The imported `Result` tag and the main line's last node it belongs to.
+    pub imported_result: Option<(String, usize)>,
+    /// A loss on time: the node where the flag fell, the result and its text.
+    pub flag: Option<(usize, String, String)>,
+    /// The person asked to see the engine's thoughts while playing it.
+    pub show_engine: bool,
     /// Mode, limits and strength.
     pub settings: Settings,
     /// Players' names for the PGN.
@@ -78,15 +90,19 @@ pub struct Session {
     next_id: u64,
     /// Latest analysis lines by MultiPV number.
     pub lines: BTreeMap<u32, EngineLine>,
+    /// The position the lines are about (kept after the search stops).
+    pub lines_position: Option<Position>,
     lines_dirty: bool,
-    /// Result (`1-0`, ...) and its explanation once the game is over.
+    /// Result (`1-0`, ...) and its explanation when the shown node ends the game.
     pub result: Option<(String, String)>,
-    /// The last notice or error for the status line.
+    /// The last command's error (the page shows it in one place until the next success).
     pub message: Option<String>,
+    /// An engine's failure, shown in the status line until the engine is restarted.
+    pub alert: Option<String>,
     /// Changes with every update the page should see.
     pub version: u64,
-    /// When the page last asked for anything.
-    pub last_seen: Instant,
+    /// The server's engines, counted against its cap.
+    pool: Arc<EnginePool>,
 }
 
 /// A session shared between the HTTP threads, the engine threads and the ticker.
@@ -97,13 +113,16 @@ pub struct Shared {
 
 impl Shared {
     /// A new session at the standard start position.
-    pub fn new(engines: Arc<Vec<EngineConfig>>) -> Arc<Shared> {
+    pub fn new(engines: Arc<Vec<EngineConfig>>, pool: Arc<EnginePool>) -> Arc<Shared> {
         let name = engines.first().map_or_else(String::new, |e| e.name.clone());
         let session = Session {
             engines,
-            arbiter: Arbiter::new(Position::startpos()),
-            sans: Vec::new(),
+            tree: GameTree::new(Position::startpos()),
             cursor: 0,
+            headers: Vec::new(),
+            imported_result: None,
+            flag: None,
+            show_engine: false,
             settings: Settings::default(),
             players: ["White".into(), "Black".into()],
             clocks: None,
@@ -122,11 +141,13 @@ impl Shared {
             search: None,
             next_id: 1,
             lines: BTreeMap::new(),
+            lines_position: None,
             lines_dirty: false,
             result: None,
             message: None,
+            alert: None,
             version: 1,
-            last_seen: Instant::now(),
+            pool,
         };
         let shared = Arc::new(Shared {
             state: Mutex::new(session),
@@ -145,7 +166,6 @@ impl Shared {
     pub fn update<T>(self: &Arc<Self>, f: impl FnOnce(&mut Session, &Arc<Shared>) -> T) -> T {
         let mut s = self.lock();
         let before = s.version;
-        s.last_seen = Instant::now();
         let out = f(&mut s, self);
         if s.version != before {
             self.changed.notify_all();
@@ -157,7 +177,6 @@ impl Shared {
     pub fn wait_change(&self, since: u64, timeout: Duration) -> MutexGuard<'_, Session> {
         let deadline = Instant::now() + timeout;
         let mut s = self.lock();
-        s.last_seen = Instant::now();
         while s.version == since {
             let left = deadline.saturating_duration_since(Instant::now());
             if left.is_zero() {
@@ -201,29 +220,67 @@ impl Session {
         self.workers[slot].is_some() || self.engine[slot].failed.is_some()
     }
 
-    fn bump(&mut self) {
+    pub(super) fn bump(&mut self) {
         self.version += 1;
     }
 
     /// The shown position.
     pub fn shown(&self) -> &Position {
-        &self.arbiter.game().positions()[self.cursor]
+        &self.tree.node(self.cursor).position
     }
 
-    /// True when the shown position is the last one of the game.
+    /// True when the shown position ends its line (the game goes on from here).
     pub fn at_end(&self) -> bool {
-        self.cursor == self.arbiter.moves().len()
+        self.tree.node(self.cursor).children.is_empty()
     }
 
     /// The rules of the game.
     pub fn rules(&self) -> Rules {
-        self.arbiter.game().start().rules()
+        self.tree.start().rules()
+    }
+
+    /// The result at node `id`: a flag that fell there, or the rules' ending.
+    pub fn result_at(&self, id: usize) -> Option<(String, String)> {
+        if let Some((node, r, why)) = &self.flag {
+            if *node == id {
+                return Some((r.clone(), why.clone()));
+            }
+        }
+        let (result, reason) = self.tree.outcome_at(id)?;
+        Some((
+            result.pgn().to_string(),
+            end_message(&self.tree.node(id).position, result, reason),
+        ))
+    }
+
+    /// The game's result for the PGN: the main line's ending, or the imported `Result` while
+    /// the main line is as it was imported; `*` otherwise.
+    pub fn game_result(&self) -> (String, Option<String>) {
+        let end = self.tree.line_end(0);
+        if let Some((r, why)) = self.result_at(end) {
+            return (r, Some(why));
+        }
+        match &self.imported_result {
+            Some((r, node)) if *node == end => (r.clone(), None),
+            _ => ("*".into(), None),
+        }
+    }
+
+    /// Shows node `id` (the root when it is no node of the game); the result follows.
+    pub(super) fn set_cursor(&mut self, id: usize) {
+        self.cursor = if self.tree.contains(id) { id } else { 0 };
+        self.result = self.result_at(self.cursor);
+    }
+
+    /// True when the game runs against the engine (its thoughts are hidden from the page).
+    pub fn engine_hidden(&self) -> bool {
+        matches!(self.settings.mode, Mode::Play { .. }) && !self.show_engine && self.result.is_none()
     }
 
     /// True when a person may move in the shown position.
     pub fn person_may_move(&self) -> bool {
         let side = self.shown().side_to_move();
-        if self.at_end() && self.result.is_some() {
+        if self.result.is_some() {
             return false;
         }
         !(self.at_end() && self.settings.mode.engine_moves(side)) && self.settings.mode != Mode::Watch
@@ -244,11 +301,19 @@ impl Session {
             name: config.name.clone(),
             ..EngineState::default()
         };
-        self.workers[slot] = Some(Worker::spawn(config, self.rules(), options, move |event| {
+        let worker = Worker::spawn(&self.pool, config, self.rules(), options, move |event| {
             if let Some(shared) = weak.upgrade() {
                 shared.update(|s, sh| s.on_event(sh, slot, generation, event));
             }
-        }));
+        });
+        match worker {
+            Ok(w) => self.workers[slot] = Some(w),
+            Err(why) => {
+                self.workers[slot] = None;
+                self.alert = Some(format!("Engine not started: {why}."));
+                self.engine[slot].failed = Some(why);
+            }
+        }
         if self.search.as_ref().is_some_and(|s| s.slot == slot) {
             self.search = None;
         }
@@ -259,11 +324,12 @@ impl Session {
         self.workers = [None, None];
         self.search = None;
         self.lines.clear();
+        self.message = None;
+        self.alert = None;
         self.start_engine(shared, 0);
         if self.settings.mode == Mode::Watch || self.settings.engine[1] != self.settings.engine[0] {
             self.start_engine(shared, 1);
         }
-        self.message = None;
         self.bump();
         self.kick();
     }
@@ -296,8 +362,9 @@ impl Session {
                 self.kick();
             }
             Event::Info(id, line) => {
-                if self.search.as_ref().is_some_and(|s| s.id == id) {
+                if let Some(search) = self.search.as_ref().filter(|s| s.id == id) {
                     if let Some(l) = parse_line(&line) {
+                        self.lines_position = Some(search.position);
                         self.lines.insert(l.multipv, l);
                         self.lines_dirty = true;
                     }
@@ -314,13 +381,17 @@ impl Session {
                 self.kick();
                 let _ = shared;
             }
+            Event::Notice(text) => {
+                self.message = Some(text);
+                self.bump();
+            }
             Event::Failed(why) => {
                 self.workers[slot] = None;
                 if self.search.as_ref().is_some_and(|s| s.slot == slot) {
                     self.search = None;
                 }
                 self.stop_clocks();
-                self.message = Some(format!("Engine failed: {why}. The game is kept; press Restart engine."));
+                self.alert = Some(format!("Engine failed: {why}. The game is kept; press Restart engine."));
                 self.engine[slot].failed = Some(why);
                 self.bump();
             }
@@ -332,13 +403,13 @@ impl Session {
         if !self.at_end() || self.result.is_some() {
             return;
         }
-        match self.arbiter.check(text) {
+        match self.tree.arbiter_to(self.cursor).check(text) {
             Ok(mv) => self.play_checked(mv),
             Err(e) => {
                 let why = format!("sent an illegal move: {e}");
                 self.workers[slot] = None;
                 self.stop_clocks();
-                self.message = Some(format!(
+                self.alert = Some(format!(
                     "{} {why}. The game is kept; press Restart engine.",
                     self.engine[slot].name
                 ));
@@ -348,26 +419,22 @@ impl Session {
         }
     }
 
-    /// Plays a legal move at the end of the game: clocks, SAN, game end.
-    fn play_checked(&mut self, mv: Move) {
-        let mover = self.arbiter.side_to_move();
-        let san = self.arbiter.position().move_to_san(mv);
+    /// Plays a legal move in the shown position (a variation when it had a continuation):
+    /// clocks, the tree, game end.
+    pub(super) fn play_checked(&mut self, mv: Move) {
+        let mover = self.shown().side_to_move();
         if let Some(c) = self.clocks.as_mut() {
             if let Some(since) = c.since {
                 let used = since.elapsed().as_millis() as i64;
                 c.left_ms[mover.index()] -= used;
                 c.left_ms[mover.index()] += c.inc_ms;
             }
+            c.turn = mover.flip();
         }
-        self.arbiter.play(mv);
-        self.sans.push(san);
-        self.cursor = self.arbiter.moves().len();
+        let node = self.tree.add(self.cursor, mv);
+        self.set_cursor(node);
         self.lines.clear();
-        if let Some((result, reason)) = self.arbiter.outcome() {
-            self.result = Some((
-                result.pgn().to_string(),
-                end_message(self.arbiter.position(), result, reason),
-            ));
+        if self.result.is_some() {
             self.stop_clocks();
         } else if let Some(c) = self.clocks.as_mut() {
             c.since = Some(Instant::now());
@@ -378,8 +445,7 @@ impl Session {
     fn stop_clocks(&mut self) {
         if let Some(c) = self.clocks.as_mut() {
             if let Some(since) = c.since.take() {
-                let side = self.arbiter.side_to_move().index();
-                c.left_ms[side] -= since.elapsed().as_millis() as i64;
+                c.left_ms[c.turn.index()] -= since.elapsed().as_millis() as i64;
             }
         }
     }
@@ -389,20 +455,23 @@ impl Session {
         let c = self.clocks.as_ref()?;
         let mut left = c.left_ms;
         if let Some(since) = c.since {
-            left[self.arbiter.side_to_move().index()] -= since.elapsed().as_millis() as i64;
+            left[c.turn.index()] -= since.elapsed().as_millis() as i64;
         }
         Some(left)
     }
 
     fn check_flag(&mut self, _shared: &Arc<Shared>) {
-        if self.result.is_some() {
+        if self.flag.is_some() || self.result.is_some() {
             return;
         }
         let Some(left) = self.clock_now() else { return };
-        let side = self.arbiter.side_to_move();
-        if self.clocks.as_ref().is_some_and(|c| c.since.is_some()) && left[side.index()] <= 0 {
+        let Some(side) = self.clocks.as_ref().filter(|c| c.since.is_some()).map(|c| c.turn) else {
+            return;
+        };
+        if left[side.index()] <= 0 {
             self.stop_clocks();
-            let (result, text) = if bare_king(self.arbiter.position(), side.flip()) {
+            let end = self.tree.line_end(self.cursor);
+            let (result, text) = if bare_king(&self.tree.node(end).position, side.flip()) {
                 (
                     "1/2-1/2".to_string(),
                     format!(
@@ -414,13 +483,14 @@ impl Session {
                 let r = GameResult::win_for(side.flip()).pgn().to_string();
                 (r, format!("{} loses on time", color_name(side)))
             };
-            self.result = Some((result, text));
+            self.flag = Some((end, result, text));
+            self.set_cursor(self.cursor);
             self.stop_search();
             self.bump();
         }
     }
 
-    fn stop_search(&mut self) {
+    pub(super) fn stop_search(&mut self) {
         if let Some(s) = self.search.take() {
             if let Some(w) = &self.workers[s.slot] {
                 w.send(Job::Stop);
@@ -471,17 +541,14 @@ impl Session {
         } else {
             self.go_command(pos.side_to_move())
         };
-        let mut prefix = Arbiter::new(*self.arbiter.game().start());
-        for &mv in &self.arbiter.moves()[..self.cursor] {
-            prefix.play(mv);
-        }
         worker.send(Job::Go {
             id,
-            position: prefix.position_command(),
+            position: self.tree.arbiter_to(self.cursor).position_command(),
             go,
             expected,
         });
         self.lines.clear();
+        self.lines_position = None;
         self.search = Some(Search {
             id,
             slot,
@@ -489,6 +556,7 @@ impl Session {
             analysis,
         });
         if let Some(c) = self.clocks.as_mut() {
+            c.turn = pos.side_to_move();
             c.since.get_or_insert_with(Instant::now);
         }
     }
@@ -513,60 +581,64 @@ impl Session {
         }
     }
 
-    /// A person's move given as its wide UCI text (`e2m4`), in the shown position. Playing in
-    /// an earlier position cuts the game there.
+    /// A person's move in the shown position, as wide UCI text (`e2m4`, from the boards) or
+    /// SAN with or without `/A` (typed). A move in an earlier position starts a variation
+    /// and keeps the line that was there.
     pub fn person_move(&mut self, text: &str) -> Result<(), String> {
         if !self.person_may_move() {
-            return Err(if self.result.is_some() && self.at_end() {
+            return Err(if self.result.is_some() {
                 "the game is over".into()
             } else {
                 "it is the engine's turn".into()
             });
         }
         let pos = *self.shown();
-        let mv = pos.parse_uci(text).map_err(|e| format!("{e}"))?;
-        if !self.at_end() {
-            self.truncate(self.cursor);
-        }
+        let text = text.trim();
+        let mv = pos.parse_move(text).map_err(|_| refusal(&pos, text))?;
+        self.alert = None;
         self.play_checked(mv);
         self.kick();
         Ok(())
     }
 
-    /// Cuts the game after `plies` moves (take back, or a move in an earlier position).
-    fn truncate(&mut self, plies: usize) {
-        let moves: Vec<Move> = self.arbiter.moves()[..plies].to_vec();
-        let mut a = Arbiter::new(*self.arbiter.game().start());
-        for mv in moves {
-            a.play(mv);
-        }
-        self.arbiter = a;
-        self.sans.truncate(plies);
-        self.cursor = plies;
-        self.result = None;
-    }
-
-    /// Shows ply `ply` (clamped to the game).
-    pub fn goto(&mut self, ply: usize) {
-        self.cursor = ply.min(self.arbiter.moves().len());
+    /// Shows node `id` (the root when it is no node of the game).
+    pub fn goto_node(&mut self, id: usize) {
+        self.set_cursor(id);
         self.bump();
         self.kick();
     }
 
-    /// Takes back the last move (two in play mode, so the person is to move again).
+    /// Shows ply `ply` of the shown line (clamped to it).
+    pub fn goto(&mut self, ply: usize) {
+        let line = self.tree.line(self.cursor);
+        let id = line[ply.min(line.len() - 1)];
+        self.goto_node(id);
+    }
+
+    /// Takes back the last move of the shown line (two in play mode, so the person is to move
+    /// again): the moves are removed from the tree.
     pub fn take_back(&mut self) -> Result<(), String> {
-        let n = self.arbiter.moves().len();
-        if n == 0 {
+        let end = self.tree.line_end(self.cursor);
+        if end == 0 {
             return Err("no move to take back".into());
         }
-        let mut back = 1;
+        let mut back = end;
         if let Mode::Play { human } = self.settings.mode {
-            if self.arbiter.side_to_move() == human && n >= 2 {
-                back = 2;
+            let parent = self.tree.node(end).parent.unwrap_or(0);
+            if self.tree.node(end).position.side_to_move() == human && parent != 0 {
+                back = parent;
             }
         }
         self.stop_search();
-        self.truncate(n - back);
+        let parent = self.tree.delete(back).unwrap_or(0);
+        if self.flag.as_ref().is_some_and(|f| !self.tree.contains(f.0)) {
+            self.flag = None;
+        }
+        self.set_cursor(if self.tree.contains(self.cursor) {
+            self.cursor
+        } else {
+            parent
+        });
         if let Some(c) = self.clocks.as_mut() {
             c.since = None;
         }
@@ -577,24 +649,37 @@ impl Session {
 
     /// Starts a new game from `start` (with `moves` already played), keeping the settings.
     pub fn new_game(&mut self, shared: &Arc<Shared>, start: Position, moves: &[Move], players: [String; 2]) {
-        let rules_changed = start.rules() != self.rules();
-        self.stop_search();
-        let mut a = Arbiter::new(start);
-        let mut sans = Vec::new();
+        let mut tree = GameTree::new(start);
+        let mut at = 0;
         for &mv in moves {
-            sans.push(a.position().move_to_san(mv));
-            a.play(mv);
+            at = tree.add(at, mv);
         }
-        self.arbiter = a;
-        self.sans = sans;
-        self.cursor = moves.len();
+        self.set_game(shared, tree, Vec::new(), players);
+    }
+
+    /// Replaces the game by `tree` with its tags, showing the end of its main line.
+    pub fn set_game(
+        &mut self,
+        shared: &Arc<Shared>,
+        tree: GameTree,
+        headers: Vec<(String, String)>,
+        players: [String; 2],
+    ) {
+        let rules_changed = tree.start().rules() != self.rules();
+        self.stop_search();
+        self.tree = tree;
+        let end = self.tree.line_end(0);
+        self.imported_result = headers
+            .iter()
+            .find(|(k, _)| k == "Result")
+            .map(|(_, v)| (v.clone(), end));
+        self.headers = headers;
+        self.flag = None;
+        self.set_cursor(end);
         self.players = players;
-        self.result = self
-            .arbiter
-            .outcome()
-            .map(|(r, why)| (r.pgn().to_string(), end_message(self.arbiter.position(), r, why)));
         self.reset_clocks();
         self.lines.clear();
+        self.lines_position = None;
         self.message = None;
         self.bump();
         if rules_changed {
@@ -610,6 +695,7 @@ impl Session {
                 left_ms: [base_ms as i64; 2],
                 inc_ms: inc_ms as i64,
                 since: None,
+                turn: self.shown().side_to_move(),
             }),
             _ => None,
         };
@@ -621,15 +707,24 @@ impl Session {
         let mode_changed = old.mode != settings.mode || old.limit != settings.limit;
         if mode_changed {
             self.reset_clocks();
+            self.show_engine = false;
         }
-        let names = |s: &Settings, i: usize| self.engines.get(s.engine[i]).map(|e| e.name.clone());
-        self.players = [Color::White, Color::Black].map(|c| {
-            if settings.mode.engine_moves(c) {
-                names(&settings, c.index()).unwrap_or_else(|| "engine".into())
-            } else {
-                color_name(c).to_string()
-            }
-        });
+        // Playing the engine (or watching engines) names the players; between people and in
+        // analysis the game keeps its names (an imported game's tags).
+        let engine_game = matches!(settings.mode, Mode::Play { .. } | Mode::Watch);
+        if engine_game && (mode_changed || old.engine != settings.engine) {
+            let names = |s: &Settings, i: usize| self.engines.get(s.engine[i]).map(|e| e.name.clone());
+            self.players = [Color::White, Color::Black].map(|c| {
+                if settings.mode.engine_moves(c) {
+                    names(&settings, c.index()).unwrap_or_else(|| "engine".into())
+                } else if settings.mode.engine_moves(c.flip()) {
+                    "You".to_string()
+                } else {
+                    color_name(c).to_string()
+                }
+            });
+            self.headers.retain(|(k, _)| k != "White" && k != "Black");
+        }
         let restart = old.engine != settings.engine
             || old.skill != settings.skill
             || old.elo != settings.elo
@@ -645,12 +740,12 @@ impl Session {
         }
     }
 
-    /// Stops the engines' play: the game continues between people.
+    /// Stops the engines' play: the game continues between people; the clocks stop where
+    /// they are and the last analysis lines stay.
     pub fn stop_engines(&mut self) {
         self.settings.mode = Mode::Human;
         self.stop_search();
         self.stop_clocks();
-        self.clocks = None;
         self.bump();
     }
 
@@ -690,7 +785,14 @@ mod tests {
             cmd: "/nonexistent/engine".into(),
             ..EngineConfig::default()
         }];
-        Shared::new(Arc::new(engines))
+        Shared::new(Arc::new(engines), EnginePool::new(2))
+    }
+
+    fn line_sans(s: &Session) -> Vec<String> {
+        s.tree.line(s.cursor)[1..]
+            .iter()
+            .map(|&n| s.tree.node(n).san.clone())
+            .collect()
     }
 
     #[test]
@@ -699,15 +801,25 @@ mod tests {
         shared.update(|s, _| {
             assert!(s.person_move("e2m4").is_ok());
             assert!(s.person_move("e2e5").is_err(), "e2 is empty now");
-            assert!(s.person_move("d7l5").is_ok());
-            assert_eq!(s.sans, ["e4", "d5"]);
+            assert_eq!(
+                s.person_move("Ke7").unwrap_err(),
+                "1... Ke7 is illegal: e7 is occupied by a black piece on board A"
+            );
+            assert!(s.person_move("d5").is_ok(), "typed SAN");
+            assert_eq!(line_sans(s), ["e4", "d5"]);
             s.goto(1);
             assert_eq!(s.view()["cursor"], 1);
-            // A move in an earlier position cuts the game there.
+            // A move in an earlier position starts a variation; the main line stays.
             assert!(s.person_move("g8n6").is_ok());
-            assert_eq!(s.sans, ["e4", "Nf6"]);
+            assert_eq!(line_sans(s), ["e4", "Nf6"]);
+            let main: Vec<String> = s.tree.main_line().iter().map(|&n| s.tree.node(n).san.clone()).collect();
+            assert_eq!(main, ["e4", "d5"]);
+            assert_eq!(s.view()["mainLine"], false);
+            assert!(s.pgn_text().contains("1. e4 d5 (1... Nf6) *"), "{}", s.pgn_text());
+            // Take back removes the shown line's last move.
             assert!(s.take_back().is_ok());
-            assert_eq!(s.sans, ["e4"]);
+            assert_eq!(line_sans(s), ["e4", "d5"]);
+            assert_eq!(s.tree.len(), 2);
         });
     }
 
@@ -722,7 +834,17 @@ mod tests {
             assert_eq!((result.as_str(), text.as_str()), ("1-0", "Checkmate: White wins"));
             assert_eq!(s.person_move("e8e7").unwrap_err(), "the game is over");
             assert!(s.view()["legal"].as_array().unwrap().is_empty());
-            assert_eq!(s.sans.last().unwrap(), "Bb5/A#");
+            assert_eq!(s.tree.node(s.cursor).san, "Bb5/A#");
+            // Back before the mate the game goes on; at the mate it is over again.
+            s.goto(4);
+            assert!(s.result.is_none() && s.person_may_move());
+            s.goto(5);
+            assert!(s.result.is_some());
+            assert!(
+                s.pgn_text().contains("3. Bb5/A# {Checkmate: White wins} 1-0"),
+                "{}",
+                s.pgn_text()
+            );
         });
     }
 

@@ -4,6 +4,7 @@
 
 use super::lines::{pv_moves, score_text, white_centipawns};
 use super::session::Session;
+use super::settings::Mode;
 use serde_json::{json, Value};
 use vorpal_engine::{BoardId, Color, Move, Piece, PieceKind, Position, Square};
 
@@ -72,6 +73,54 @@ fn check_cell(pos: &Position) -> Option<Value> {
 }
 
 impl Session {
+    /// The move tree for the page: every node of the game in PGN order.
+    fn nodes_json(&self) -> Vec<Value> {
+        self.tree
+            .preorder()
+            .into_iter()
+            .map(|id| {
+                let n = self.tree.node(id);
+                json!({
+                    "id": id,
+                    "parent": n.parent,
+                    "san": n.san,
+                    "uci": n.uci,
+                    "ply": n.ply,
+                    "comment": n.comment,
+                    "children": n.children,
+                })
+            })
+            .collect()
+    }
+
+    /// The analysis lines about the shown position (kept after the search stops), unless the
+    /// person plays the engine and has not asked to see them.
+    fn lines_json(&self, pos: &Position) -> Vec<Value> {
+        if self.engine_hidden() || self.lines_position.as_ref() != Some(pos) {
+            return Vec::new();
+        }
+        self.lines
+            .values()
+            .map(|l| {
+                let pv: Vec<Value> = pv_moves(pos, &l.pv)
+                    .into_iter()
+                    .map(|(san, uci)| json!({"san": san, "uci": uci}))
+                    .collect();
+                let first = pos.parse_uci(l.pv.first().map_or("", String::as_str)).ok();
+                json!({
+                    "multipv": l.multipv,
+                    "depth": l.depth,
+                    "nodes": l.nodes,
+                    "nps": l.nps,
+                    "score": l.score.map(|s| score_text(s, pos.side_to_move())),
+                    "cp": l.score.map(|s| white_centipawns(s, pos.side_to_move())),
+                    "pv": pv,
+                    "best": first.map(|mv| move_json(pos, mv)),
+                })
+            })
+            .collect()
+    }
+
     /// The whole view of the session for the page.
     pub fn view(&self) -> Value {
         let pos = self.shown();
@@ -81,38 +130,20 @@ impl Session {
         } else {
             Vec::new()
         };
-        let last = self.cursor.checked_sub(1).map(|i| {
-            let before = &self.arbiter.game().positions()[i];
-            move_json(before, self.arbiter.moves()[i])
-        });
-        let moves: Vec<Value> = self
-            .sans
+        let node = self.tree.node(self.cursor);
+        let last = node
+            .parent
+            .zip(node.mv)
+            .map(|(p, mv)| move_json(&self.tree.node(p).position, mv));
+        let line = self.tree.line(self.cursor);
+        let moves: Vec<Value> = line[1..]
             .iter()
-            .zip(self.arbiter.uci_moves())
-            .map(|(san, uci)| json!({"san": san, "uci": uci}))
+            .map(|&id| {
+                let n = self.tree.node(id);
+                json!({"san": n.san, "uci": n.uci, "node": id})
+            })
             .collect();
-        let analysed = self.search.as_ref().map(|s| &s.position).filter(|p| *p == pos);
-        let lines: Vec<Value> = match analysed {
-            Some(p) => self
-                .lines
-                .values()
-                .map(|l| {
-                    let pv: Vec<Value> = pv_moves(p, &l.pv)
-                        .into_iter()
-                        .map(|(san, uci)| json!({"san": san, "uci": uci}))
-                        .collect();
-                    json!({
-                        "multipv": l.multipv,
-                        "depth": l.depth,
-                        "nodes": l.nodes,
-                        "score": l.score.map(|s| score_text(s, p.side_to_move())),
-                        "cp": l.score.map(|s| white_centipawns(s, p.side_to_move())),
-                        "pv": pv,
-                    })
-                })
-                .collect(),
-            None => Vec::new(),
-        };
+        let hidden = self.engine_hidden();
         let thinking = self.search.as_ref().map(|s| {
             json!({"analysis": s.analysis, "engine": self.engine[s.slot].name, "side": if s.position.side_to_move() == Color::White {"white"} else {"black"}})
         });
@@ -124,9 +155,20 @@ impl Session {
             .map(|(_, e)| json!({"index": e.index, "name": e.name, "ready": e.ready, "failed": e.failed, "options": e.options}))
             .collect();
         let configured: Vec<&str> = self.engines.iter().map(|e| e.name.as_str()).collect();
-        let clocks = self
-            .clock_now()
-            .map(|left| json!({"white": left[0], "black": left[1], "running": self.clocks.as_ref().is_some_and(|c| c.since.is_some())}));
+        let clocks = self.clock_now().map(|left| {
+            let c = self.clocks.as_ref();
+            json!({
+                "white": left[0],
+                "black": left[1],
+                "running": c.is_some_and(|c| c.since.is_some()),
+                "turn": if c.is_some_and(|c| c.turn == Color::Black) { "black" } else { "white" },
+            })
+        });
+        let human = match self.settings.mode {
+            Mode::Play { human } => Some(if human == Color::White { "white" } else { "black" }),
+            _ => None,
+        };
+        let (game_result, _) = self.game_result();
         json!({
             "version": self.version,
             "variant": rules.variant.name(),
@@ -141,24 +183,33 @@ impl Session {
             "check": check_cell(pos),
             "fen": pos.to_fen(),
             "moves": moves,
-            "cursor": self.cursor,
-            "startMove": self.arbiter.game().start().fullmove_number(),
-            "startBlack": self.arbiter.game().start().side_to_move() == Color::Black,
+            "cursor": line.iter().position(|&n| n == self.cursor).unwrap_or(0),
+            "node": self.cursor,
+            "nodes": self.nodes_json(),
+            "mainLine": self.tree.on_main_line(self.cursor),
+            "startMove": self.tree.start().fullmove_number(),
+            "startBlack": self.tree.start().side_to_move() == Color::Black,
             "result": self.result.as_ref().map(|(r, why)| json!({"result": r, "text": why})),
+            "gameResult": game_result,
             "message": self.message,
             "mode": self.settings.mode.name(),
+            "human": human,
+            "engineHidden": hidden,
+            "showEngine": self.show_engine,
             "thinking": thinking,
-            "lines": lines,
+            "lines": self.lines_json(pos),
             "clocks": clocks,
             "engines": engines,
             "configuredEngines": configured,
             "variants": self.variant_names(),
             "players": self.players,
+            "pgn": self.pgn_text(),
             "status": self.status_text(),
         })
     }
 
-    /// The one-line status: result, notice, or whose turn it is.
+    /// The one-line status: result, an engine's failure, or whose turn it is. (Errors of
+    /// commands are sent apart, as `message`, so the page shows them in one place.)
     fn status_text(&self) -> String {
         let pos = self.shown();
         let side = if pos.side_to_move() == Color::White {
@@ -166,11 +217,11 @@ impl Session {
         } else {
             "Black"
         };
-        if let (Some((r, why)), true) = (&self.result, self.at_end()) {
+        if let Some((r, why)) = &self.result {
             return format!("{why} ({r})");
         }
         let check = if pos.in_check() { " (check)" } else { "" };
-        match (&self.message, &self.search) {
+        match (&self.alert, &self.search) {
             (Some(m), _) => format!("{side} to move{check} — {m}"),
             (None, Some(s)) if !s.analysis => {
                 format!("{side} to move{check}: {} is thinking", self.engine[s.slot].name)

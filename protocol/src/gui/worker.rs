@@ -5,12 +5,21 @@
 //! search while one is running first sends `stop` and waits for that `bestmove`, so the engine
 //! always sees one search at a time. Everything the engine says is passed to a callback; an
 //! engine that crashes, or does not answer in time, is reported and the thread ends.
+//!
+//! The engine's output is not trusted: lines beyond the asked-for MultiPV count are dropped,
+//! overlong or non-UTF-8 output is reported once (the client cuts and decodes it), and an engine
+//! that ends infinite analysis on its own is reported once and left idle, never restarted in a
+//! loop. Each worker holds a place in the server's [`EnginePool`]; dropping the worker kills its
+//! engine at once, even in the middle of the handshake.
 
+use super::engine_pool::{EnginePool, EngineSlot};
 use std::sync::mpsc::{self, Receiver, Sender, TryRecvError};
+use std::sync::Arc;
 use std::thread;
 use std::time::{Duration, Instant};
 use vorpal_engine::Rules;
-use vorpal_tuning::engine_process::{EngineConfig, EngineProcess};
+use vorpal_tuning::arena::engine_child::ChildHandle;
+use vorpal_tuning::arena::engine_process::{EngineConfig, EngineProcess};
 
 /// Time allowed for the handshake and `isready`.
 const STARTUP: Duration = Duration::from_secs(10);
@@ -56,6 +65,8 @@ pub enum Event {
     Info(u64, String),
     /// The `bestmove` of search `id` (the move text).
     BestMove(u64, String),
+    /// Something the person should know about the engine (it keeps running).
+    Notice(String),
     /// The engine failed (could not start, crashed, hung); the thread has ended.
     Failed(String),
 }
@@ -69,32 +80,35 @@ const PAGE_OPTIONS: [&str; 5] = [
     "UCI_LimitStrength",
 ];
 
-/// The requests side of a running worker. Dropping it ends the engine.
+/// The requests side of a running worker. Dropping it kills the engine at once.
 pub struct Worker {
     jobs: Sender<Job>,
+    // Dropped after `jobs`: kills the process and frees its place in the pool.
+    _slot: EngineSlot,
 }
 
 impl Worker {
     /// Starts `config` under `rules` with `extra` options (set after the configured ones) on a
-    /// new thread; `on_event` receives everything it reports.
+    /// new thread; `on_event` receives everything it reports. Fails when `pool` is full.
     pub fn spawn(
+        pool: &Arc<EnginePool>,
         mut config: EngineConfig,
         rules: Rules,
         extra: Vec<(String, String)>,
         on_event: impl Fn(Event) + Send + 'static,
-    ) -> Worker {
+    ) -> Result<Worker, String> {
+        let slot = pool.reserve()?;
         let (tx, rx) = mpsc::channel();
         for (k, v) in extra {
             config.options.retain(|(n, _)| !n.eq_ignore_ascii_case(&k));
             config.options.push((k, v));
         }
-        let spawned = thread::Builder::new()
+        let child = slot.child.clone();
+        thread::Builder::new()
             .name(format!("gui-engine-{}", config.name))
-            .spawn(move || run(config, rules, rx, &on_event));
-        if let Err(e) = spawned {
-            log::error!("cannot start an engine thread: {e}");
-        }
-        Worker { jobs: tx }
+            .spawn(move || run(child, config, rules, rx, &on_event))
+            .map_err(|e| format!("cannot start an engine thread: {e}"))?;
+        Ok(Worker { jobs: tx, _slot: slot })
     }
 
     /// Sends a request; a worker that has ended ignores it (it already reported why).
@@ -110,7 +124,31 @@ struct Running {
     stop_deadline: Option<Instant>,
 }
 
-fn run(config: EngineConfig, rules: Rules, jobs: Receiver<Job>, on_event: &dyn Fn(Event)) {
+/// The MultiPV count asked for in `options` (1 when not set).
+fn multipv_asked(options: &[(String, String)]) -> u32 {
+    options
+        .iter()
+        .find(|(k, _)| k.eq_ignore_ascii_case("MultiPV"))
+        .and_then(|(_, v)| v.trim().parse().ok())
+        .unwrap_or(1)
+        .max(1)
+}
+
+/// The MultiPV number of an `info` line (1 when it names none; 0 when it is not a number).
+fn multipv_of(line: &str) -> u32 {
+    let mut words = line.split_whitespace();
+    while let Some(w) = words.next() {
+        if w == "multipv" {
+            return words.next().and_then(|n| n.parse().ok()).unwrap_or(0);
+        }
+        if w == "pv" || w == "string" {
+            break;
+        }
+    }
+    1
+}
+
+fn run(child: Arc<ChildHandle>, config: EngineConfig, rules: Rules, jobs: Receiver<Job>, on_event: &dyn Fn(Event)) {
     // Only the options the engine lists are sent: the page's choices may not exist everywhere.
     let mut probe = config.clone();
     let wanted: Vec<(String, String)> = probe
@@ -122,7 +160,8 @@ fn run(config: EngineConfig, rules: Rules, jobs: Receiver<Job>, on_event: &dyn F
     probe
         .options
         .retain(|(k, _)| !PAGE_OPTIONS.iter().any(|p| p.eq_ignore_ascii_case(k)));
-    let mut engine = match EngineProcess::start(&probe, rules, STARTUP) {
+    let multipv = multipv_asked(&config.options);
+    let mut engine = match EngineProcess::start_in(child, &probe, rules, STARTUP) {
         Ok(e) => e,
         Err(e) => return on_event(Event::Failed(format!("{}: {e}", config.name))),
     };
@@ -146,6 +185,7 @@ fn run(config: EngineConfig, rules: Rules, jobs: Receiver<Job>, on_event: &dyn F
     });
     let mut running: Option<Running> = None;
     let mut queued: Option<Job> = None;
+    let mut told_early_end = false;
     let fail = |engine: EngineProcess, why: String| {
         engine.kill();
         on_event(Event::Failed(format!("{}: {why}", config.name)));
@@ -184,11 +224,32 @@ fn run(config: EngineConfig, rules: Rules, jobs: Receiver<Job>, on_event: &dyn F
                 });
             }
         }
-        match engine.next_line(Instant::now() + POLL) {
+        let next = engine.next_line(Instant::now() + POLL);
+        for warning in engine.take_warnings() {
+            on_event(Event::Notice(warning));
+        }
+        match next {
             Ok(Some(line)) => {
                 let mut words = line.split_whitespace();
                 match (words.next(), &running) {
-                    (Some("info"), Some(r)) => on_event(Event::Info(r.id, line.clone())),
+                    (Some("info"), Some(r)) if (1..=multipv).contains(&multipv_of(&line)) => {
+                        on_event(Event::Info(r.id, line.clone()))
+                    }
+                    // Infinite analysis ends only on `stop`: an engine that ends it by itself
+                    // is told about once and left idle until the next request (a new search
+                    // would only end the same way, over and over).
+                    (Some("bestmove"), Some(r)) if r.deadline.is_none() && r.stop_deadline.is_none() => {
+                        if !told_early_end {
+                            told_early_end = true;
+                            on_event(Event::Notice(format!(
+                                "{} ended its infinite analysis by itself (bestmove {}); \
+                                 analysis waits for the next position",
+                                config.name,
+                                words.next().unwrap_or("")
+                            )));
+                        }
+                        running = None;
+                    }
                     (Some("bestmove"), Some(r)) => {
                         on_event(Event::BestMove(r.id, words.next().unwrap_or("").to_string()));
                         running = None;
@@ -215,6 +276,16 @@ fn run(config: EngineConfig, rules: Rules, jobs: Receiver<Job>, on_event: &dyn F
 mod tests {
     use super::*;
 
+    #[test]
+    fn multipv_numbers() {
+        assert_eq!(multipv_asked(&[("multipv".into(), "3".into())]), 3);
+        assert_eq!(multipv_asked(&[("MultiPV".into(), "0".into())]), 1);
+        assert_eq!(multipv_asked(&[]), 1);
+        assert_eq!(multipv_of("info depth 3 multipv 2 score cp 1 pv e2e4"), 2);
+        assert_eq!(multipv_of("info depth 3 score cp 1 pv e2e4 multipv 9"), 1);
+        assert_eq!(multipv_of("info multipv x pv e2e4"), 0);
+    }
+
     /// An engine that does the handshake and then never answers a search.
     fn silent_engine() -> EngineConfig {
         let script = "while read l; do case $l in uci) echo uciok;; isready) echo readyok;; quit) exit 0;; esac; done";
@@ -230,9 +301,11 @@ mod tests {
     #[ignore = "full tier: waits for the 10 s hang grace"]
     fn a_hung_engine_is_reported() {
         let (tx, rx) = mpsc::channel();
-        let worker = Worker::spawn(silent_engine(), Rules::default(), Vec::new(), move |e| {
+        let pool = EnginePool::new(1);
+        let worker = Worker::spawn(&pool, silent_engine(), Rules::default(), Vec::new(), move |e| {
             let _ = tx.send(e);
-        });
+        })
+        .unwrap();
         let ready = rx.recv_timeout(Duration::from_secs(20)).unwrap();
         assert!(matches!(ready, Event::Ready { .. }), "{ready:?}");
         worker.send(Job::Go {

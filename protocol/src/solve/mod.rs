@@ -12,13 +12,18 @@ use problem::{problem_rules, InputError, Problem, Task};
 use std::io::{IsTerminal, Read, Write};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
-use vorpal_engine::solve::{solve, Play, SolveControl, SolveOptions, Stipulation};
+use vorpal_engine::solve::{line_positions, solve, Play, SolveControl, SolveOptions, Stipulation};
 use vorpal_engine::{EnPassant, Move, Position, Rules, Variant};
 
 const USAGE: &str = "\
 usage: vorpal solve PROBLEM.inp [options]        Popeye input (- for stdin)
        vorpal solve --fen <FEN> --stip <stip> [options]
-  --stip          #n, h#n, h#n.5, s#n, =n, h=n (with --fen; the FEN's side moves first)
+  --stip          #n, =n, s#n, r#n, semi-r#n, h#n, h#n.5, h=n, hs#n, ser-#n, ser-h#n,
+                  ser-s#n, ser-=n (with --fen; the FEN's side moves first), or a proof game
+                  dian / dian.5 (the FEN is the diagram, the game starts from the start
+                  position) or a=>bn (from the position of --from)
+  --from FEN      the start position of an a=>b proof game
+  --no-short      leave out the short solutions (cooks) of line stipulations
   --tries         also tries and their refutations (Popeye's option try)
   --vari          also threats and variations (Popeye's option vari)
   --maxsolutions N, --maxtime S
@@ -36,7 +41,9 @@ usage: vorpal solve PROBLEM.inp [options]        Popeye input (- for stdin)
 struct Args {
     file: Option<String>,
     fen: Option<String>,
+    from: Option<String>,
     stip: Option<String>,
+    no_short: bool,
     tries: bool,
     variations: bool,
     max_solutions: Option<usize>,
@@ -65,7 +72,7 @@ fn parse_args(words: &[&str]) -> Result<Args, String> {
         let value = words.get(i + 1);
         let mut takes_value = true;
         match word {
-            "--fen" => {
+            "--fen" | "--from" => {
                 // The FEN may come as one argument or as its six words.
                 let rest: Vec<&str> = words[i + 1..]
                     .iter()
@@ -73,9 +80,14 @@ fn parse_args(words: &[&str]) -> Result<Args, String> {
                     .copied()
                     .collect();
                 if rest.is_empty() {
-                    return Err("--fen takes a FEN".into());
+                    return Err(format!("{word} takes a FEN"));
                 }
-                args.fen = Some(rest.join(" "));
+                let fen = Some(rest.join(" "));
+                if word == "--fen" {
+                    args.fen = fen;
+                } else {
+                    args.from = fen;
+                }
                 i += rest.len();
                 takes_value = false;
             }
@@ -95,6 +107,7 @@ fn parse_args(words: &[&str]) -> Result<Args, String> {
                     "--json" => args.json = true,
                     "--progress" => args.progress = true,
                     "--no-pruning" => args.no_pruning = true,
+                    "--no-short" => args.no_short = true,
                     w if w.starts_with("--") => return Err(format!("unknown option '{w}'")),
                     w if args.file.is_none() => args.file = Some(w.to_string()),
                     w => return Err(format!("unexpected argument '{w}'")),
@@ -112,15 +125,13 @@ fn parse_args(words: &[&str]) -> Result<Args, String> {
     }
 }
 
-/// The moves of a line in UCI, each in the position it is played in.
-pub(crate) fn uci_line(pos: &Position, line: &[Move]) -> Vec<String> {
-    let mut p = *pos;
-    line.iter()
-        .map(|&m| {
-            let text = p.move_to_uci(m);
-            p = p.after(m);
-            text
-        })
+/// The moves of a solution line of `stipulation` in UCI, each in the position it is played in
+/// (in series play the other side passes between the series moves).
+pub(crate) fn uci_line(pos: &Position, stipulation: &Stipulation, line: &[Move]) -> Vec<String> {
+    line_positions(pos, stipulation, line)
+        .iter()
+        .zip(line)
+        .map(|(p, &m)| p.move_to_uci(m))
         .collect()
 }
 
@@ -280,12 +291,27 @@ impl Session {
     fn solve_task(&mut self, number: usize, task: &Task, problem_options: &problem::ProblemOptions) {
         let tries = self.args.tries || problem_options.tries;
         let variations = self.args.variations || problem_options.variations;
+        let play = task.stipulation.play;
+        // A proof game starts from the variant's start position (`dia`) or from --from (`a=>b`).
+        let base = match play {
+            Play::ProofGame => Position::start(task.position.rules()),
+            Play::AToB => match &self.args.from {
+                Some(fen) => match Position::from_fen(fen, task.position.rules()) {
+                    Ok(p) => p,
+                    Err(e) => return self.error(number, &format!("bad --from FEN: {e}")),
+                },
+                None => return self.error(number, "an a=>b proof game needs --from <FEN> (its start position)"),
+            },
+            _ => task.position,
+        };
         let options = SolveOptions {
-            tries: tries && task.stipulation.play != Play::Help,
-            variations: variations && task.stipulation.play == Play::Direct,
+            tries: tries && !play.has_lines(),
+            variations: variations && play == Play::Direct,
             max_solutions: self.args.max_solutions.or(problem_options.max_solutions),
             max_refutations: problem_options.refutations.unwrap_or(1),
             pruning: !self.args.no_pruning,
+            short: !self.args.no_short,
+            proof_start: play.is_proof().then_some(base),
             ..SolveOptions::default()
         };
         let max_time = self.args.max_time.or(problem_options.max_time);
@@ -309,15 +335,15 @@ impl Session {
         });
         let elapsed = start.elapsed();
         if self.args.json {
-            let line = report::json(number, task, &solved, options.tries, elapsed.as_millis());
+            let line = report::json(number, task, &base, &solved, options.tries, elapsed.as_millis());
             self.printer.line(&line);
             return;
         }
         self.printer.line("");
         self.printer.line(&format!("  {}", text::heading(task)));
         let lines = match &solved.solution {
-            vorpal_engine::solve::Solution::Direct(d) => text::direct(&task.position, d, options.variations),
-            vorpal_engine::solve::Solution::Help(h) => text::help(&task.position, h, task.stipulation.half_move),
+            vorpal_engine::solve::Solution::Direct(d) => text::direct(&base, d, options.variations),
+            vorpal_engine::solve::Solution::Help(h) => text::lines(&base, &task.stipulation, h),
         };
         if !lines.is_empty() && !lines[0].is_empty() {
             self.printer.line("");

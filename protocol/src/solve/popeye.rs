@@ -10,7 +10,7 @@
 //! and may be shortened (`stip`, `cond`, `vari`). An error names the line and the word; the
 //! rest of that problem is skipped and reading goes on at the next `next`.
 
-use super::problem::{InputError, Placed, Problem, Twin, TwinOp};
+use super::problem::{InputError, Placed, Problem, Transform, Twin, TwinOp};
 use vorpal_engine::solve::Stipulation;
 use vorpal_engine::{BoardId, Color, Piece, PieceKind, Square};
 
@@ -397,6 +397,48 @@ impl<'a> Reader<'a> {
                     .ok_or_else(|| InputError::new(w.line, w.text, "the stipulation is missing"))?;
                 twin.ops
                     .push(TwinOp::Stipulation(stipulation(&arg)?, arg.text.to_string()));
+            } else if abbreviates(&lower, "rotate") {
+                self.at += 1;
+                let arg = self
+                    .next()
+                    .ok_or_else(|| InputError::new(w.line, w.text, "90, 180 or 270 expected"))?;
+                let t = match arg.text {
+                    "90" => Transform::Rotate90,
+                    "180" => Transform::Rotate180,
+                    "270" => Transform::Rotate270,
+                    _ => return Err(InputError::new(arg.line, arg.text, "90, 180 or 270 expected")),
+                };
+                twin.ops.push(TwinOp::Transform(t));
+            } else if abbreviates(&lower, "mirror") {
+                self.at += 1;
+                let arg = self.next().ok_or_else(|| {
+                    InputError::new(w.line, w.text, "a1<-->h1, a1<-->a8, a1<-->h8 or a8<-->h1 expected")
+                })?;
+                let t = match arg.text.to_ascii_lowercase().as_str() {
+                    "a1<-->h1" => Transform::MirrorFiles,
+                    "a1<-->a8" => Transform::MirrorRanks,
+                    "a1<-->h8" => Transform::MirrorA1H8,
+                    "a8<-->h1" => Transform::MirrorA8H1,
+                    _ => {
+                        return Err(InputError::new(
+                            arg.line,
+                            arg.text,
+                            "a1<-->h1, a1<-->a8, a1<-->h8 or a8<-->h1 expected",
+                        ))
+                    }
+                };
+                twin.ops.push(TwinOp::Transform(t));
+            } else if abbreviates(&lower, "shift") {
+                self.at += 1;
+                twin.ops.push(TwinOp::Shift(self.square(&w)?, self.square(&w)?));
+            } else if abbreviates(&lower, "substitute") {
+                self.at += 1;
+                let old = self.piece_kind(&w)?;
+                let new = self.piece_kind(&w)?;
+                twin.ops.push(TwinOp::Substitute(old, new));
+            } else if abbreviates(&lower, "polishtype") {
+                self.at += 1;
+                twin.ops.push(TwinOp::Polish);
             } else if keyword(w.text).is_some() {
                 break;
             } else {
@@ -411,6 +453,22 @@ impl<'a> Reader<'a> {
             ));
         }
         Ok(twin)
+    }
+
+    /// A piece letter (`K Q R B S P`, Popeye's `S` for the knight).
+    fn piece_kind(&mut self, twin: &Word) -> Result<PieceKind, InputError> {
+        let w = self
+            .next()
+            .ok_or_else(|| InputError::new(twin.line, twin.text, "a piece letter expected"))?;
+        match w.text.to_ascii_uppercase().as_str() {
+            "K" => Ok(PieceKind::King),
+            "Q" => Ok(PieceKind::Queen),
+            "R" => Ok(PieceKind::Rook),
+            "B" => Ok(PieceKind::Bishop),
+            "S" => Ok(PieceKind::Knight),
+            "P" => Ok(PieceKind::Pawn),
+            _ => Err(InputError::new(w.line, w.text, "a piece letter (K Q R B S P) expected")),
+        }
     }
 
     fn twin_add(&mut self, add: &Word) -> Result<Vec<TwinOp>, InputError> {
@@ -444,9 +502,6 @@ impl<'a> Reader<'a> {
 }
 
 fn stipulation(w: &Word) -> Result<Stipulation, InputError> {
-    if w.text.to_ascii_lowercase().starts_with("dia") {
-        return Err(InputError::new(w.line, w.text, "proof games are not supported"));
-    }
     w.text.parse().map_err(|e: String| InputError::new(w.line, w.text, e))
 }
 

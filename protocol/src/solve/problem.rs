@@ -57,6 +57,65 @@ pub enum TwinOp {
     Add(Placed),
     /// Another stipulation (with its text as given).
     Stipulation(Stipulation, String),
+    /// Every piece moves to its image under a turn or a mirror (keeping its board).
+    Transform(Transform),
+    /// Every piece moves by the vector from the first square to the second (Popeye refuses
+    /// the twin when a piece would leave the board).
+    Shift(Square, Square),
+    /// Every piece of the first kind becomes the second kind (both colours, same board).
+    Substitute(PieceKind, PieceKind),
+    /// Every piece changes colour (`PolishType`).
+    Polish,
+}
+
+/// Popeye's board transformations (`rotate 90|180|270`: a turn to the left; `mirror
+/// a1<-->h1|a1<-->a8|a1<-->h8|a8<-->h1`: the square a1 or a8 goes to the named one).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Transform {
+    /// `rotate 90`: a1 to h1, h1 to h8.
+    Rotate90,
+    /// `rotate 180`.
+    Rotate180,
+    /// `rotate 270`: a1 to a8.
+    Rotate270,
+    /// `mirror a1<-->h1`: across the vertical middle line.
+    MirrorFiles,
+    /// `mirror a1<-->a8`: across the horizontal middle line.
+    MirrorRanks,
+    /// `mirror a1<-->h8`: across the diagonal a8-h1.
+    MirrorA1H8,
+    /// `mirror a8<-->h1`: across the diagonal a1-h8.
+    MirrorA8H1,
+}
+
+impl Transform {
+    /// The image of `sq` (files and ranks 0..8: a turn to the left maps (f, r) to (7 - r, f)).
+    pub fn apply(self, sq: Square) -> Square {
+        let (f, r) = (sq.file(), sq.rank());
+        let (f, r) = match self {
+            Transform::Rotate90 => (7 - r, f),
+            Transform::Rotate180 => (7 - f, 7 - r),
+            Transform::Rotate270 => (r, 7 - f),
+            Transform::MirrorFiles => (7 - f, r),
+            Transform::MirrorRanks => (f, 7 - r),
+            Transform::MirrorA1H8 => (7 - r, 7 - f),
+            Transform::MirrorA8H1 => (r, f),
+        };
+        Square::from_coords(f, r)
+    }
+
+    /// Popeye's words for the change (`rotate 90`, `mirror a1<-->h1`).
+    pub fn text(self) -> &'static str {
+        match self {
+            Transform::Rotate90 => "rotate 90",
+            Transform::Rotate180 => "rotate 180",
+            Transform::Rotate270 => "rotate 270",
+            Transform::MirrorFiles => "mirror a1<-->h1",
+            Transform::MirrorRanks => "mirror a1<-->a8",
+            Transform::MirrorA1H8 => "mirror a1<-->h8",
+            Transform::MirrorA8H1 => "mirror a8<-->h1",
+        }
+    }
 }
 
 /// A twin: its changes, applied to the original position or (continued) to the previous twin.
@@ -149,10 +208,14 @@ fn apply(
     let missing = |sq: Square| InputError::new(line, &sq.to_string(), "no piece stands on this square");
     match op {
         TwinOp::Move(from, to) => {
-            let i = find(pieces, *from).ok_or_else(|| missing(*from))?;
-            if find(pieces, *to).is_some() {
-                return Err(InputError::new(line, &to.to_string(), "the square is occupied"));
+            find(pieces, *from).ok_or_else(|| missing(*from))?;
+            // As in Popeye, a piece standing on the target square is removed.
+            if from != to {
+                if let Some(j) = find(pieces, *to) {
+                    pieces.remove(j);
+                }
             }
+            let i = find(pieces, *from).ok_or_else(|| missing(*from))?;
             pieces[i].square = *to;
             Ok(format!("{}{from}-->{to}", piece_name(pieces[i].piece)))
         }
@@ -174,12 +237,9 @@ fn apply(
             Ok(format!("-{}{sq}", piece_name(removed.piece)))
         }
         TwinOp::Add(placed) => {
-            if find(pieces, placed.square).is_some() {
-                return Err(InputError::new(
-                    line,
-                    &placed.square.to_string(),
-                    "the square is occupied",
-                ));
+            // As in Popeye, a piece present on the square is replaced.
+            if let Some(j) = find(pieces, placed.square) {
+                pieces.remove(j);
             }
             pieces.push(*placed);
             Ok(format!(
@@ -193,6 +253,47 @@ fn apply(
             *stipulation = (*stip, text.clone());
             Ok(text.clone())
         }
+        TwinOp::Transform(t) => {
+            for p in pieces.iter_mut() {
+                p.square = t.apply(p.square);
+            }
+            Ok(t.text().to_string())
+        }
+        TwinOp::Shift(from, to) => {
+            let (df, dr) = (
+                i16::from(to.file()) - i16::from(from.file()),
+                i16::from(to.rank()) - i16::from(from.rank()),
+            );
+            let mut moved = Vec::with_capacity(pieces.len());
+            for p in pieces.iter() {
+                let (f, r) = (i16::from(p.square.file()) + df, i16::from(p.square.rank()) + dr);
+                if !(0..8).contains(&f) || !(0..8).contains(&r) {
+                    return Err(InputError::new(
+                        line,
+                        &p.square.to_string(),
+                        "the shift would move this piece off the board",
+                    ));
+                }
+                moved.push(Square::from_coords(f as u8, r as u8));
+            }
+            for (p, sq) in pieces.iter_mut().zip(moved) {
+                p.square = sq;
+            }
+            Ok(format!("shift {from} ==> {to}"))
+        }
+        TwinOp::Substitute(old, new) => {
+            for p in pieces.iter_mut().filter(|p| p.piece.kind() == *old) {
+                p.piece = Piece::new(p.piece.color(), *new);
+            }
+            let letter = |k: PieceKind| if k == PieceKind::Knight { 'S' } else { k.letter() };
+            Ok(format!("{} ==> {}", letter(*old), letter(*new)))
+        }
+        TwinOp::Polish => {
+            for p in pieces.iter_mut() {
+                p.piece = Piece::new(p.piece.color().flip(), p.piece.kind());
+            }
+            Ok("PolishType".to_string())
+        }
     }
 }
 
@@ -204,13 +305,23 @@ fn board_suffix(board: BoardId) -> &'static str {
     }
 }
 
-/// The side that plays the first move: White in direct and self play; in help play Black for
-/// `h#n` and White for `h#n.5` (the other way round with `whitetoplay`).
+/// The side that plays the first move (for a proof game: the side to move in the diagram).
+/// White in direct, self and reflex play and in the series-movers `ser-#`, `ser-=` and
+/// `ser-s#`; Black plays the series of `ser-h#`. In help play Black for `h#n` and White for
+/// `h#n.5`; help-self play ends with Black's forced move, so White starts `hs#n` and Black
+/// `hs#n.5` (in help and help-self play the other way round with `whitetoplay`). A proof game
+/// from the start position ends with Black to move after `diaN.5` (White made the last move)
+/// and with White to move after `diaN`.
 pub fn first_mover(stipulation: &Stipulation, white_to_play: bool) -> Color {
+    let white_if = |white: bool| if white { Color::White } else { Color::Black };
     match stipulation.play {
-        Play::Direct | Play::SelfPlay => Color::White,
-        Play::Help if stipulation.half_move != white_to_play => Color::White,
-        Play::Help => Color::Black,
+        Play::Direct | Play::SelfPlay | Play::Reflex | Play::SemiReflex | Play::SeriesDirect | Play::SeriesSelf => {
+            Color::White
+        }
+        Play::SeriesHelp => white_if(white_to_play),
+        Play::Help => white_if(stipulation.half_move != white_to_play),
+        Play::HelpSelf => white_if(!stipulation.half_move != white_to_play),
+        Play::ProofGame | Play::AToB => white_if(!stipulation.half_move),
     }
 }
 

@@ -1,7 +1,7 @@
 //! The JSON output (one object per problem or twin) and the progress line on stderr.
 
 use super::problem::Task;
-use crate::json::{quote, Object};
+use crate::json::Object;
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -9,10 +9,11 @@ use vorpal_engine::solve::{Solution, SolveControl, Solved};
 use vorpal_engine::Position;
 
 /// The JSON object of one solved task: `stipulation` as given, `keys` (and with tries `tries`,
-/// each with its `refutations`) or `solutions` (each line's moves in UCI), `complete`, `nodes`
-/// and `ms`; `problem` (1-based) and for a twin `twin` (its letter).
-pub fn json(problem: usize, task: &Task, solved: &Solved, tries: bool, ms: u128) -> String {
-    let pos = &task.position;
+/// each with its `refutations`) or `solutions` (each line's moves in UCI, played from `base`:
+/// the task's position, or a proof game's start) and `short` (the short solutions, when there
+/// are any), `complete`, `nodes` and `ms`; `problem` (1-based) and for a twin `twin`.
+pub fn json(problem: usize, task: &Task, base: &Position, solved: &Solved, tries: bool, ms: u128) -> String {
+    let pos = base;
     let mut obj = Object::new().num("problem", problem as i128);
     if let Some(label) = task.label {
         obj = obj.str("twin", &label.to_string());
@@ -23,6 +24,11 @@ pub fn json(problem: usize, task: &Task, solved: &Solved, tries: bool, ms: u128)
             let mut keys: Vec<String> = direct.keys.iter().map(|k| pos.move_to_uci(k.mv)).collect();
             keys.sort();
             obj = obj.strs("keys", &keys);
+            if !direct.forced.is_empty() {
+                let mut forced: Vec<String> = direct.forced.iter().map(|&m| pos.move_to_uci(m)).collect();
+                forced.sort();
+                obj = obj.strs("forced", &forced);
+            }
             if tries {
                 let mut list: Vec<(String, Vec<String>)> = direct
                     .tries
@@ -36,24 +42,29 @@ pub fn json(problem: usize, task: &Task, solved: &Solved, tries: bool, ms: u128)
                     })
                     .collect();
                 list.sort();
-                let items: Vec<String> = list
+                let items: Vec<Object> = list
                     .iter()
-                    .map(|(mv, refutations)| Object::new().str("move", mv).strs("refutations", refutations).finish())
+                    .map(|(mv, refutations)| Object::new().str("move", mv).strs("refutations", refutations))
                     .collect();
-                obj = obj.raw("tries", &format!("[{}]", items.join(",")));
+                obj = obj.objects("tries", items);
             }
         }
         Solution::Help(help) => {
-            let mut lines: Vec<Vec<String>> = help.lines.iter().map(|l| super::uci_line(pos, l)).collect();
-            lines.sort_by_key(|l| l.join(" "));
-            let items: Vec<String> = lines
-                .iter()
-                .map(|l| format!("[{}]", l.iter().map(|m| quote(m)).collect::<Vec<_>>().join(",")))
-                .collect();
-            obj = obj.raw("solutions", &format!("[{}]", items.join(",")));
+            let uci = |lines: &[Vec<vorpal_engine::Move>]| {
+                let mut lines: Vec<Vec<String>> = lines
+                    .iter()
+                    .map(|l| super::uci_line(pos, &task.stipulation, l))
+                    .collect();
+                lines.sort_by(|a, b| (a.len(), a.join(" ")).cmp(&(b.len(), b.join(" "))));
+                lines
+            };
+            obj = obj.value("solutions", uci(&help.lines));
+            if !help.short.is_empty() {
+                obj = obj.value("short", uci(&help.short));
+            }
         }
     }
-    obj.raw("complete", if solved.complete { "true" } else { "false" })
+    obj.value("complete", solved.complete)
         .num("nodes", solved.nodes)
         .num("ms", ms as i128)
         .finish()
@@ -102,12 +113,17 @@ pub fn progress(what: &str, control: &SolveControl, done: &AtomicBool, terminal:
 
 /// The summary line: solutions found, nodes, time.
 pub fn summary(solved: &Solved, seconds: f64) -> String {
-    let count = match &solved.solution {
-        Solution::Direct(d) => d.keys.len(),
-        Solution::Help(h) => h.lines.len(),
+    let (count, short) = match &solved.solution {
+        Solution::Direct(d) => (d.keys.len(), 0),
+        Solution::Help(h) => (h.lines.len(), h.short.len()),
     };
     let noun = if count == 1 { "solution" } else { "solutions" };
-    let mut text = format!("{count} {noun}, {} nodes, {seconds:.3} s", solved.nodes);
+    let short = match short {
+        0 => String::new(),
+        1 => " and 1 short solution".to_string(),
+        n => format!(" and {n} short solutions"),
+    };
+    let mut text = format!("{count} {noun}{short}, {} nodes, {seconds:.3} s", solved.nodes);
     if !solved.complete {
         text.push_str(" (stopped early: the solutions shown are proven, others may exist)");
     }

@@ -3,7 +3,7 @@
 //! moves in the project's SAN, a move landing on board A marked `/A`.
 
 use super::problem::Task;
-use vorpal_engine::solve::{AttackLine, DirectSolution, HelpSolution};
+use vorpal_engine::solve::{line_positions, AttackLine, DirectSolution, HelpSolution, Play, Stipulation};
 use vorpal_engine::{Move, Position};
 
 /// Indentation of an attacker's move `k` (1-based), as Popeye lays it out.
@@ -32,6 +32,13 @@ pub fn heading(task: &Task) -> String {
 /// The lines of a direct or self play solution: keys first, then tries.
 pub fn direct(pos: &Position, solution: &DirectSolution, variations: bool) -> Vec<String> {
     let mut out = Vec::new();
+    // Reflex play: the attacker must reach the goal at once, so nothing can be a key.
+    let mut forced: Vec<(String, Move)> = solution.forced.iter().map(|&m| (pos.move_to_uci(m), m)).collect();
+    forced.sort_by(|a, b| a.0.cmp(&b.0));
+    for (_, m) in forced {
+        out.push(String::new());
+        out.push(format!("{:w$}1.{} ?!?", "", san(pos, m), w = attack_indent(1)));
+    }
     for (lines, marker) in [(&solution.keys, "!"), (&solution.tries, "?")] {
         for line in sorted(pos, lines) {
             out.push(String::new());
@@ -119,11 +126,48 @@ pub fn help_line(pos: &Position, moves: &[Move], half_move: bool) -> String {
     text
 }
 
-/// The lines of a help play solution, sorted by their UCI text.
-pub fn help(pos: &Position, solution: &HelpSolution, half_move: bool) -> Vec<String> {
-    let mut lines: Vec<&Vec<Move>> = solution.lines.iter().collect();
-    lines.sort_by_key(|line| super::uci_line(pos, line).join(" "));
-    lines.into_iter().map(|line| help_line(pos, line, half_move)).collect()
+/// One series line: `1.X   2.Y   3.Z#`, the other side's last move (`ser-h#`, `ser-s#`) on
+/// the last series move's number: `3.Z Y#`.
+pub fn series_line(pos: &Position, stipulation: &Stipulation, moves: &[Move]) -> String {
+    let positions = line_positions(pos, stipulation, moves);
+    let series_moves = match stipulation.play {
+        Play::SeriesDirect => moves.len(),
+        _ => moves.len().saturating_sub(1),
+    };
+    let mut text = String::from(" ");
+    for (i, (p, &m)) in positions.iter().zip(moves).enumerate() {
+        if i < series_moves {
+            text.push_str(&format!("{}{}.{}", if i == 0 { " " } else { "   " }, i + 1, san(p, m)));
+        } else {
+            text.push_str(&format!(" {}", san(p, m)));
+        }
+    }
+    text
+}
+
+/// The lines of a solution whose solutions are lines (help, help-self and series play, proof
+/// games): the short solutions first (shortest first), then the full-length ones, each group
+/// sorted by the UCI text, as Popeye solves by increasing length.
+pub fn lines(pos: &Position, stipulation: &Stipulation, solution: &HelpSolution) -> Vec<String> {
+    let mut lines: Vec<&Vec<Move>> = solution.short.iter().chain(&solution.lines).collect();
+    lines.sort_by_key(|line| (line.len(), super::uci_line(pos, stipulation, line).join(" ")));
+    lines
+        .into_iter()
+        .map(|line| {
+            if stipulation.play.is_series() {
+                series_line(pos, stipulation, line)
+            } else {
+                // A help line of odd length starts with the half move (`1...X`); a proof game
+                // does when Black starts it (`dia10.5`: `1.e4 e5 ... 11.X`).
+                let half = if stipulation.play.is_proof() {
+                    pos.side_to_move() == vorpal_engine::Color::Black
+                } else {
+                    line.len() % 2 == 1
+                };
+                help_line(pos, line, half)
+            }
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -16,8 +16,8 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
+use vorpal_tuning::datagen::tools;
 use vorpal_tuning::datagen::{self, DatagenConfig};
-use vorpal_tuning::datagen_tools;
 
 const USAGE: &str = "usage: vorpal-datagen --out PATH [options]
        vorpal-datagen convert IN.txt OUT.bin     text data to packed records
@@ -136,7 +136,7 @@ fn convert(args: &[String]) -> Result<(), Failure> {
     let [input, out] = args else {
         return Err(Failure::Usage(format!("convert needs IN.txt OUT.bin\n{USAGE}")));
     };
-    let s = datagen_tools::convert(Path::new(input), Path::new(out)).map_err(|e| Failure::Run(e.to_string()))?;
+    let s = tools::convert(Path::new(input), Path::new(out)).map_err(|e| Failure::Run(e.to_string()))?;
     for reason in &s.skip_reasons {
         warn(format!("skipped {reason}"));
     }
@@ -160,7 +160,7 @@ fn merge(args: &[String]) -> Result<(), Failure> {
         )));
     };
     let shards: Vec<&Path> = shards.iter().map(Path::new).collect();
-    let s = datagen_tools::merge(Path::new(out), &shards).map_err(|e| Failure::Run(e.to_string()))?;
+    let s = tools::merge(Path::new(out), &shards).map_err(|e| Failure::Run(e.to_string()))?;
     say(format!(
         "merged {} records of {} shards into {out}",
         s.records, s.shards
@@ -173,7 +173,7 @@ fn dump(args: &[String]) -> Result<(), Failure> {
         return Err(Failure::Usage(format!("dump needs IN.bin\n{USAGE}")));
     };
     let mut stdout = io::BufWriter::new(io::stdout().lock());
-    match datagen_tools::dump(Path::new(input), &mut stdout) {
+    match tools::dump(Path::new(input), &mut stdout) {
         Ok(_) => Ok(()),
         // A reader that stopped early (`| head`) is no failure.
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),

@@ -1,22 +1,33 @@
-// The page: connects to the server, draws every state it sends, and turns the person's
+// The page: connects to the server (rejoining this tab's session, or opening one and
+// restoring the game kept in the browser), draws every state it sends, and turns the person's
 // actions (moves, navigation, settings, FEN and PGN) into commands.
 
-import { openSession, pollLoop, command, fetchPgn, closeSession } from './api.js';
+import { openSession, savedSession, pollLoop, command, fetchPgn, closeSession } from './api.js';
 import { Boards, pieceElement } from './board.js';
-import { renderMoves, renderLines, renderEval, renderClocks } from './panels.js';
+import { renderMoves, renderLines, renderEval, renderPlayers } from './panels.js';
+import { loadGame, saveGame, holdSid, sidTaken, loadPrefs, savePrefs } from './store.js';
 
 const $ = (id) => document.getElementById(id);
-const link = { sid: '', version: 0, onState: show, onError: notice };
+const link = { sid: '', version: 0, onState: show, onError: notice, onGone: reconnect };
 let state = null;
 let receivedAt = 0;
-let noticeTimer = 0;
+let restoring = false;
+const prefs = loadPrefs();
 
-const boards = new Boards($('boards'), { onMove: chooseAndPlay, onReject: notice });
+const boards = new Boards($('boards'), { onMove: chooseAndPlay, onReject: reject });
 
+/** The one place for messages; cleared by the next success. */
 function notice(text) {
   $('notice').textContent = text;
-  clearTimeout(noticeTimer);
-  noticeTimer = setTimeout(() => { $('notice').textContent = ''; }, 6000);
+}
+
+/** A move the boards refused: "2. Ke3 is illegal: ...". */
+function reject(r) {
+  if (!r || !state) return;
+  const fields = state.fen.split(' ');
+  const number = Number(fields[fields.length - 1]) || 1;
+  const label = state.turn === 'white' ? `${number}. ${r.label}` : `${number}... ${r.label}`;
+  notice(`${label} is illegal: ${r.why}`);
 }
 
 function show(s) {
@@ -25,16 +36,21 @@ function show(s) {
   state = s;
   link.version = s.version;
   receivedAt = performance.now();
+  boards.setBlackView(s.human === 'black');
   boards.render(s);
   fitCells();
   $('status').textContent = s.status;
   $('status').classList.toggle('over', !!s.result);
-  renderMoves($('moves'), s, (ply) => send({ cmd: 'goto', ply }));
+  if (s.message) notice(s.message);
+  renderMoves($('moves'), s, (node) => send({ cmd: 'goto', node }));
   renderLines($('lines'), s, playLine);
   renderEval($('evalbar'), $('evaltext'), s);
-  renderClocks($('clock-white'), $('clock-black'), s, receivedAt);
+  renderPlayers($('player-top'), $('player-bottom'), s, receivedAt, boards.reversed);
+  boards.setArrow(s.lines[0]?.best ?? null);
   if (document.activeElement !== $('fen')) $('fen').value = s.fen;
   $('restart').hidden = !s.engines.some((e) => e.failed);
+  $('promote').disabled = s.mainLine;
+  $('delete').disabled = s.node === 0;
   // The rules menu is what the next "New game" will use: it follows the game only when the
   // game's rules change, so an update does not undo a choice not yet applied.
   const rulesChanged = !previous || previous.variant !== s.variant || previous.enPassant !== s.enPassant || previous.chess960 !== s.chess960;
@@ -45,13 +61,29 @@ function show(s) {
     $('enpassant').value = s.enPassant;
     $('chess960').checked = s.chess960;
   }
-  if (!previous || previous.mode !== s.mode) $('mode').value = s.mode;
+  if (!previous || previous.mode !== s.mode) {
+    $('mode').value = s.mode;
+    if (s.human) $('color').value = s.human;
+    showSettingsFor();
+  }
+  $('showengine').checked = s.showEngine;
   $('engine-names').textContent = s.engines
     .filter((e) => e.name)
     .map((e) => `${e.name}${e.failed ? ' (failed)' : e.ready ? '' : ' (starting)'}`)
     .filter((v, i, a) => a.indexOf(v) === i)
     .join(', ');
   document.body.dataset.mode = s.mode;
+  showBanner(s);
+  if (previous && previous.node !== s.node && s.moves.length > (previous.moves?.length ?? 0)) moveSound();
+  if (!restoring) saveGame(s, settings());
+}
+
+/** The end banner: the result with Rematch and Analyse, when a game against the engine (or
+ * between engines) has ended on the shown move. */
+function showBanner(s) {
+  const on = !!s.result && (s.mode === 'play' || s.mode === 'watch');
+  $('banner').hidden = !on;
+  if (on) $('banner-text').textContent = `${s.result.text} (${s.result.result})`;
 }
 
 function fillSelect(sel, values, current, labels) {
@@ -65,12 +97,24 @@ function fillSelect(sel, values, current, labels) {
   if (current !== null && current !== undefined) sel.value = current;
 }
 
+/** A setting shows only in the modes (and for the limit) where it applies. */
+function showSettingsFor() {
+  const mode = $('mode').value;
+  const limit = $('limit').value;
+  for (const el of document.querySelectorAll('[data-modes]')) {
+    const modes = el.dataset.modes.split(' ');
+    el.hidden = !modes.includes(mode) || (el.dataset.limit && el.dataset.limit !== limit);
+  }
+  document.querySelector('.engine-label').textContent = mode === 'watch' ? 'White engine' : 'Engine';
+}
+
 /** Commands reach the server one at a time, in the order they were given (two quick
  * settings changes must not arrive the other way round). */
 let queue = Promise.resolve();
 function send(cmd) {
   const result = queue.then(async () => {
     const r = await command(link, cmd);
+    if (r.ok) notice('');
     if (r.state) show(r.state);
     if (!r.ok) notice(r.error || 'refused');
     return r;
@@ -88,12 +132,25 @@ async function chooseAndPlay(moves) {
   performance.mark('move-shown');
 }
 
-/** The promotion (or landing board) chooser; resolves to a move or null. */
+/** The promotion (or landing board) chooser; resolves to a move or null. Esc closes it. */
 function choose(moves) {
   return new Promise((done) => {
     const box = $('chooser');
     box.replaceChildren();
     const color = state.turn === 'white' ? 'w' : 'b';
+    const close = (m) => {
+      box.hidden = true;
+      document.removeEventListener('keydown', onKey, true);
+      $('boards').focus({ preventScroll: true });
+      done(m);
+    };
+    const onKey = (e) => {
+      if (e.key === 'Escape') {
+        e.preventDefault();
+        e.stopPropagation();
+        close(null);
+      }
+    };
     for (const m of moves) {
       const b = document.createElement('button');
       b.dataset.uci = m.uci;
@@ -103,15 +160,17 @@ function choose(moves) {
         b.textContent = m.san;
       }
       b.title = m.san;
-      b.addEventListener('click', () => { box.hidden = true; done(m); });
+      b.addEventListener('click', () => close(m));
       box.appendChild(b);
     }
     const cancel = document.createElement('button');
     cancel.textContent = '✕';
-    cancel.title = 'cancel';
-    cancel.addEventListener('click', () => { box.hidden = true; done(null); });
+    cancel.title = 'cancel (Esc)';
+    cancel.addEventListener('click', () => close(null));
     box.appendChild(cancel);
     box.hidden = false;
+    document.addEventListener('keydown', onKey, true);
+    box.querySelector('button').focus();
   });
 }
 
@@ -141,78 +200,255 @@ function settings() {
   };
 }
 
-function goto(ply) {
-  if (!state) return;
-  const n = Math.max(0, Math.min(state.moves.length, ply));
-  if (n !== state.cursor) send({ cmd: 'goto', ply: n });
+/** Puts kept settings back into the form. */
+function fillSettings(s) {
+  if (!s) return;
+  const set = (id, v) => { if (v !== null && v !== undefined) $(id).value = String(v); };
+  set('mode', s.mode);
+  set('color', s.color);
+  set('limit', s.limit);
+  if (s.base) set('base', s.base / 60000);
+  if (s.inc !== undefined) set('inc', s.inc / 1000);
+  set('movetime', s.movetime);
+  set('depth', s.depth);
+  set('skill', s.skill);
+  set('elo', s.elo);
+  set('multipv', s.multipv);
+  showSettingsFor();
 }
 
-/** Sizes the cells so that all boards and the side panel fit the window. */
+const node = (id) => state.nodes.find((n) => n.id === id);
+
+/** Steps through the game: ← parent, → the line's next move, Home start, End line end. */
+function step(key) {
+  if (!state) return;
+  const here = node(state.node);
+  let target = state.node;
+  if (key === 'ArrowLeft' && here.parent !== null) target = here.parent;
+  if (key === 'ArrowRight' && here.children.length) target = here.children[0];
+  if (key === 'Home') target = 0;
+  if (key === 'End') {
+    let n = here;
+    while (n.children.length) n = node(n.children[0]);
+    target = n.id;
+  }
+  if (target !== state.node) send({ cmd: 'goto', node: target });
+}
+
+/** Sizes the cells so that the boards fit the window beside the panel (below 760 px the
+ * boards are stacked, A above B, each as wide as the screen). */
 function fitCells() {
   if (!state) return;
-  const columns = state.files * state.boards + (state.boards - 1) * 0.7 + 1;
-  const aside = window.innerWidth > 900 ? 380 : 0;
-  const byWidth = (window.innerWidth - aside - 48) / columns;
-  const byHeight = (window.innerHeight - 190) / 8.6;
-  const cell = Math.max(24, Math.min(84, Math.floor(Math.min(byWidth, byHeight))));
+  const w = document.documentElement.clientWidth;
+  const h = window.innerHeight;
+  const narrow = w < 760;
+  document.body.classList.toggle('narrow', narrow);
+  let cell;
+  if (narrow) {
+    cell = Math.floor((w - 20) / state.files);
+  } else {
+    // The panel takes what the boards can spare: 230 px on small screens, up to 400 px.
+    const aside = w >= 1200 ? Math.min(400, Math.round(w * 0.27)) : 230;
+    document.documentElement.style.setProperty('--aside', `${aside}px`);
+    const columns = state.files * state.boards + (state.boards - 1) * 0.5;
+    const byWidth = (w - aside - 20 - 12 - 20 - 4 * state.boards) / columns;
+    const byHeight = (h - 190) / 8;
+    cell = Math.floor(Math.min(byWidth, byHeight));
+  }
+  cell = Math.max(24, Math.min(88, cell));
   document.documentElement.style.setProperty('--cell', `${cell}px`);
+  boards.drawArrow();
+}
+
+/** A short click for each move (WebAudio, no sound file), when the person asked for it. */
+let audio = null;
+function moveSound() {
+  if (!$('sound').checked) return;
+  try {
+    audio = audio || new AudioContext();
+    const osc = audio.createOscillator();
+    const gain = audio.createGain();
+    osc.frequency.value = 520;
+    gain.gain.setValueAtTime(0.15, audio.currentTime);
+    gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.12);
+    osc.connect(gain).connect(audio.destination);
+    osc.start();
+    osc.stop(audio.currentTime + 0.13);
+  } catch {
+    // No audio here: moves are silent.
+  }
+}
+
+function applyTheme() {
+  const dark = prefs.theme ? prefs.theme === 'dark' : window.matchMedia('(prefers-color-scheme: dark)').matches;
+  document.documentElement.dataset.theme = dark ? 'dark' : 'light';
 }
 
 function wire() {
-  $('flip').addEventListener('click', () => boards.flip());
+  $('flip').addEventListener('click', () => {
+    boards.flip();
+    if (state) renderPlayers($('player-top'), $('player-bottom'), state, receivedAt, boards.reversed);
+  });
   $('undo').addEventListener('click', () => send({ cmd: 'undo' }));
   $('stop').addEventListener('click', () => send({ cmd: 'stop' }));
   $('restart').addEventListener('click', () => send({ cmd: 'restart' }));
-  $('first').addEventListener('click', () => goto(0));
-  $('prev').addEventListener('click', () => goto(state.cursor - 1));
-  $('next').addEventListener('click', () => goto(state.cursor + 1));
-  $('last').addEventListener('click', () => goto(state.moves.length));
-  $('newgame').addEventListener('click', () => {
-    const n = $('number960').value;
-    send({
-      cmd: 'new',
-      variant: $('variant').value,
-      chess960: $('chess960').checked,
-      enPassant: $('enpassant').value,
-      number: n === '' ? undefined : Number(n),
-    });
+  $('first').addEventListener('click', () => step('Home'));
+  $('prev').addEventListener('click', () => step('ArrowLeft'));
+  $('next').addEventListener('click', () => step('ArrowRight'));
+  $('last').addEventListener('click', () => step('End'));
+  $('promote').addEventListener('click', () => send({ cmd: 'promote', node: state.node }));
+  $('delete').addEventListener('click', () => send({ cmd: 'delete', node: state.node }));
+  $('newgame').addEventListener('click', newGame);
+  $('rematch').addEventListener('click', async () => {
+    $('color').value = $('color').value === 'white' ? 'black' : 'white';
+    await send(settings());
+    await newGame();
+  });
+  $('analyse').addEventListener('click', () => {
+    $('mode').value = 'analysis';
+    showSettingsFor();
+    send(settings());
   });
   for (const id of ['mode', 'color', 'limit', 'base', 'inc', 'movetime', 'depth', 'skill', 'elo', 'multipv', 'engineWhite', 'engineBlack']) {
-    $(id).addEventListener('change', () => send(settings()));
+    $(id).addEventListener('change', () => {
+      showSettingsFor();
+      send(settings());
+      // A menu gives the keys back to the boards once chosen.
+      if ($(id).tagName === 'SELECT') $('boards').focus({ preventScroll: true });
+    });
   }
+  for (const id of ['variant', 'enpassant']) {
+    $(id).addEventListener('change', () => $('boards').focus({ preventScroll: true }));
+  }
+  $('showengine').addEventListener('change', () => send({ cmd: 'showEngine', on: $('showengine').checked }));
+  $('movebox').addEventListener('keydown', async (e) => {
+    if (e.key !== 'Enter') return;
+    const text = $('movebox').value.trim();
+    if (!text) return;
+    const r = await send({ cmd: 'move', san: text });
+    if (r.ok) $('movebox').value = '';
+  });
   $('loadfen').addEventListener('click', () => send({ cmd: 'fen', fen: $('fen').value }));
   $('fen').addEventListener('keydown', (e) => { if (e.key === 'Enter') send({ cmd: 'fen', fen: $('fen').value }); });
   $('importpgn').addEventListener('click', () => send({ cmd: 'pgn', text: $('pgn').value }));
   $('exportpgn').addEventListener('click', async () => {
     try {
-      const text = await fetchPgn(link);
-      $('pgn').value = text;
-      const a = $('savepgn');
-      a.href = URL.createObjectURL(new Blob([text], { type: 'application/x-chess-pgn' }));
-      a.hidden = false;
+      $('pgn').value = await fetchPgn(link);
     } catch (e) {
       notice(`cannot export: ${e.message}`);
     }
   });
-  document.addEventListener('keydown', (e) => {
-    if (!state || e.target.closest('input, textarea, select')) return;
-    const keys = { ArrowLeft: state.cursor - 1, ArrowRight: state.cursor + 1, Home: 0, End: state.moves.length };
-    if (e.key in keys) {
-      e.preventDefault();
-      goto(keys[e.key]);
+  $('savepgn').addEventListener('click', async () => {
+    try {
+      const text = await fetchPgn(link);
+      const a = document.createElement('a');
+      a.href = URL.createObjectURL(new Blob([text], { type: 'application/x-chess-pgn' }));
+      a.download = 'alice.pgn';
+      document.body.appendChild(a);
+      a.click();
+      a.remove();
+    } catch (e) {
+      notice(`cannot save: ${e.message}`);
     }
   });
+  $('theme').addEventListener('click', () => {
+    prefs.theme = document.documentElement.dataset.theme === 'dark' ? 'light' : 'dark';
+    savePrefs(prefs);
+    applyTheme();
+  });
+  $('sound').checked = !!prefs.sound;
+  $('sound').addEventListener('change', () => {
+    prefs.sound = $('sound').checked;
+    savePrefs(prefs);
+  });
+  // ← → Home End step through the game wherever the focus is, text fields aside (a focused
+  // menu does not change its value).
+  window.addEventListener('keydown', (e) => {
+    if (!state || !['ArrowLeft', 'ArrowRight', 'Home', 'End'].includes(e.key)) return;
+    if (e.altKey || e.ctrlKey || e.metaKey) return;
+    const t = e.target;
+    if (t.closest && t.closest('textarea, input:not([type=checkbox]), [contenteditable]')) return;
+    if (!$('chooser').hidden) return;
+    e.preventDefault();
+    e.stopPropagation();
+    step(e.key);
+  }, true);
   window.addEventListener('resize', fitCells);
-  window.addEventListener('pagehide', () => closeSession(link));
-  setInterval(() => { if (state) renderClocks($('clock-white'), $('clock-black'), state, receivedAt); }, 100);
+  window.addEventListener('pagehide', () => {
+    link.closed = true;
+    closeSession(link);
+  });
+  // Back to a page kept by the browser: its session was closed on leaving, so a new one is
+  // opened with the kept game.
+  window.addEventListener('pageshow', (e) => {
+    if (!e.persisted) return;
+    link.closed = false;
+    link.sid = '';
+    reconnect();
+  });
+  setInterval(() => { if (state) renderPlayers($('player-top'), $('player-bottom'), state, receivedAt, boards.reversed); }, 100);
+  window.matchMedia('(prefers-color-scheme: dark)').addEventListener('change', applyTheme);
+}
+
+function newGame() {
+  const n = $('number960').value;
+  return send({
+    cmd: 'new',
+    variant: $('variant').value,
+    chess960: $('chess960').checked,
+    enPassant: $('enpassant').value,
+    number: n === '' ? undefined : Number(n),
+  });
+}
+
+/** Opens a session: this tab's own again when the server still has it (a reload), else a new
+ * one with the kept game put back into it. `fresh`: never the old one (another tab holds it). */
+async function openFresh(fresh = false) {
+  const { sid, rejoined, state: first } = await openSession(fresh);
+  link.sid = sid;
+  link.version = 0;
+  state = null;
+  holdSid(sid);
+  const kept = loadGame();
+  if (rejoined) {
+    fillSettings(kept?.settings);
+    show(first);
+  } else if (kept) {
+    fillSettings(kept.settings);
+    restoring = true;
+    show(first);
+    const r = await send({ cmd: 'restore', pgn: kept.pgn, path: kept.path, settings: kept.settings, showEngine: kept.showEngine });
+    restoring = false;
+    if (!r.ok) notice(`The kept game could not be restored (${r.error}); a new game is shown.`);
+    if (r.state) saveGame(r.state, settings());
+  } else {
+    show(first);
+  }
+}
+
+/** The server no longer has this tab's session (it restarted, or the tab was idle too long):
+ * a new one is opened with the kept game. */
+async function reconnect() {
+  for (;;) {
+    if (link.closed) return;
+    try {
+      await openFresh();
+      pollLoop(link);
+      return;
+    } catch (e) {
+      notice(`Lost contact with the server (${e.message}); retrying…`);
+      await new Promise((ok) => setTimeout(ok, 2000));
+    }
+  }
 }
 
 async function start() {
+  applyTheme();
   wire();
+  showSettingsFor();
   try {
-    const { sid, state: first } = await openSession();
-    link.sid = sid;
-    show(first);
+    const old = savedSession();
+    await openFresh(!!old && (await sidTaken(old)));
     pollLoop(link);
   } catch (e) {
     $('status').textContent = `Cannot open a game: ${e.message}`;

@@ -18,7 +18,9 @@ export class Boards {
     this.root = root;
     this.hooks = hooks;
     this.layout = '';
-    this.flipped = false;
+    this.flipped = false; // the person's Flip
+    this.blackView = false; // the person plays Black: the boards turn round
+    this.arrow = null;
     this.state = null;
     this.selected = null; // {board, square}
     this.drag = null;
@@ -26,15 +28,53 @@ export class Boards {
     root.addEventListener('pointerdown', (e) => this.pointerDown(e));
     window.addEventListener('pointermove', (e) => this.pointerMove(e));
     window.addEventListener('pointerup', (e) => this.pointerUp(e));
+    root.addEventListener('keydown', (e) => {
+      const cell = e.target.closest && e.target.closest('.cell');
+      if (cell && (e.key === 'Enter' || e.key === ' ')) {
+        e.preventDefault();
+        this.activate(cell);
+      }
+    });
+    root.addEventListener('focusin', (e) => this.hoverTwin(e, true));
+    root.addEventListener('focusout', (e) => this.hoverTwin(e, false));
     root.addEventListener('pointerover', (e) => this.hoverTwin(e, true));
     root.addEventListener('pointerout', (e) => this.hoverTwin(e, false));
   }
 
-  /** Turns the boards round (Black at the bottom). */
+  /** Turns the boards round (the person's Flip, on top of the side they play). */
   flip() {
     this.flipped = !this.flipped;
     this.layout = '';
     if (this.state) this.render(this.state);
+  }
+
+  /** True when Black is drawn at the bottom. */
+  get reversed() {
+    return this.flipped !== this.blackView;
+  }
+
+  /** Sets whether the person plays Black (the boards then show Black at the bottom). */
+  setBlackView(on) {
+    if (on === this.blackView) return;
+    this.blackView = on;
+    this.layout = '';
+    if (this.state) this.render(this.state);
+  }
+
+  /** Keyboard: Enter on a focused cell acts as a click. */
+  activate(cell) {
+    const here = { board: cell.dataset.board, square: cell.dataset.square };
+    if (this.selected && this.movesTo(cell).length) {
+      this.tryMove(cell);
+    } else if (this.movesFrom(here).length) {
+      this.selected = here;
+      this.markSelection();
+    } else if (this.selected) {
+      const why = this.reason(cell);
+      this.selected = null;
+      this.markSelection();
+      this.hooks.onReject(why);
+    }
   }
 
   build(boards, files) {
@@ -53,15 +93,16 @@ export class Boards {
       grid.style.gridTemplateColumns = `repeat(${files}, var(--cell))`;
       for (let row = 0; row < 8; row++) {
         for (let col = 0; col < files; col++) {
-          const rank = this.flipped ? row : 7 - row;
-          const file = this.flipped ? files - 1 - col : col;
+          const rank = this.reversed ? row : 7 - row;
+          const file = this.reversed ? files - 1 - col : col;
           const square = FILES[file] + (rank + 1);
           const cell = document.createElement('div');
           cell.className = `cell ${(file + rank) % 2 === 0 ? 'dark' : 'light'}`;
           cell.dataset.board = letter;
           cell.dataset.square = square;
           cell.setAttribute('role', 'gridcell');
-          cell.setAttribute('aria-label', `${square} on board ${letter}`);
+          cell.tabIndex = 0;
+          cell.setAttribute('aria-label', `${square}, board ${letter}, empty`);
           if (col === 0) cell.appendChild(label('rank', String(rank + 1)));
           if (row === 7) cell.appendChild(label('file', FILES[file]));
           grid.appendChild(cell);
@@ -76,7 +117,7 @@ export class Boards {
   /** Draws `state` (pieces, last move, check, selection). */
   render(state) {
     this.state = state;
-    const layout = `${state.boards}x${state.files}:${this.flipped}`;
+    const layout = `${state.boards}x${state.files}:${this.reversed}`;
     if (layout !== this.layout) {
       this.layout = layout;
       this.build(state.boards, state.files);
@@ -94,6 +135,11 @@ export class Boards {
       if (!cell || cell.querySelector('.piece')) continue;
       cell.appendChild(pieceElement(p.piece));
     }
+    for (const [key, cell] of this.cells) {
+      const code = wanted.get(key);
+      const what = code ? `${code[0] === 'w' ? 'white' : 'black'} ${pieceName(code)}` : 'empty';
+      cell.setAttribute('aria-label', `${cell.dataset.square}, board ${cell.dataset.board}, ${what}`);
+    }
     if (state.last) {
       this.cells.get(`${state.last.fromBoard}:${state.last.from}`)?.classList.add('last-from');
       this.cells.get(`${state.last.toBoard}:${state.last.to}`)?.classList.add('last-to');
@@ -101,6 +147,7 @@ export class Boards {
     if (state.check) this.cells.get(`${state.check.board}:${state.check.square}`)?.classList.add('check');
     if (this.selected && this.movesFrom(this.selected).length === 0) this.selected = null;
     this.markSelection();
+    this.drawArrow();
   }
 
   movesFrom(sel) {
@@ -128,16 +175,69 @@ export class Boards {
     return mine.filter((m) => m.fromBoard === board && (m.to === square || (m.castle && m.alt === square)));
   }
 
-  /** A short reason why the selected piece cannot go to `cell`. */
+  /** Why the selected piece cannot go to `cell`: {label: "Ke3", why: "..."}. */
   reason(cell) {
     const square = cell.dataset.square;
     const others = this.state.pieces.filter((p) => p.square === square && p.board !== this.selected.board);
     const piece = this.state.pieces.find((p) => p.square === this.selected.square && p.board === this.selected.board);
     const name = piece ? pieceName(piece.piece) : 'piece';
+    const letter = piece && piece.piece[1] !== 'p' ? piece.piece[1] : '';
+    const label = `${letter}${square}`;
     if (others.length && cell.dataset.board === this.selected.board) {
-      return `illegal: the ${name} would land on ${square} of board ${others[0].board}, which is occupied`;
+      return { label, why: `the landing square ${square} is occupied on board ${others[0].board}` };
     }
-    return `illegal: the ${name} on ${this.selected.square}/${this.selected.board} cannot go to ${square}/${cell.dataset.board}`;
+    return { label, why: `the ${name} on ${this.selected.square} of board ${this.selected.board} cannot go to ${square} of board ${cell.dataset.board}` };
+  }
+
+  /** Draws an arrow for `move` (a move of the view, or null): from its start to its target
+   * on the board it is played on, and a ring on its landing cell on the other board. */
+  setArrow(move) {
+    this.arrow = move;
+    this.drawArrow();
+  }
+
+  drawArrow() {
+    this.root.querySelector('svg.arrows')?.remove();
+    const m = this.arrow;
+    if (!m) return;
+    const from = this.cells.get(`${m.fromBoard}:${m.from}`);
+    const target = this.cells.get(`${m.fromBoard}:${m.alt}`);
+    const landing = this.cells.get(`${m.toBoard}:${m.to}`);
+    if (!from || !target || !landing) return;
+    const box = this.root.getBoundingClientRect();
+    const centre = (el) => {
+      const r = el.getBoundingClientRect();
+      return [r.left - box.left + r.width / 2, r.top - box.top + r.height / 2, r.width];
+    };
+    const [x1, y1, w] = centre(from);
+    const [x2, y2] = centre(target);
+    const [x3, y3] = centre(landing);
+    const ns = 'http://www.w3.org/2000/svg';
+    const svg = document.createElementNS(ns, 'svg');
+    svg.setAttribute('class', 'arrows');
+    svg.setAttribute('width', String(box.width));
+    svg.setAttribute('height', String(box.height));
+    const len = Math.hypot(x2 - x1, y2 - y1) || 1;
+    const head = w * 0.35;
+    const ux = (x2 - x1) / len;
+    const uy = (y2 - y1) / len;
+    const bx = x2 - ux * head;
+    const by = y2 - uy * head;
+    const line = document.createElementNS(ns, 'line');
+    for (const [k, v] of [['x1', x1], ['y1', y1], ['x2', bx], ['y2', by]]) line.setAttribute(k, String(v));
+    line.setAttribute('stroke-width', String(w * 0.16));
+    const tip = document.createElementNS(ns, 'polygon');
+    const px = -uy * head * 0.6;
+    const py = ux * head * 0.6;
+    tip.setAttribute('points', `${x2},${y2} ${bx + px},${by + py} ${bx - px},${by - py}`);
+    const ring = document.createElementNS(ns, 'circle');
+    ring.setAttribute('cx', String(x3));
+    ring.setAttribute('cy', String(y3));
+    ring.setAttribute('r', String(w * 0.4));
+    ring.setAttribute('stroke-width', String(w * 0.08));
+    svg.append(line, tip, ring);
+    svg.dataset.move = m.uci;
+    this.root.appendChild(svg);
   }
 
   cellAt(x, y) {

@@ -1,32 +1,86 @@
-// The panels beside the boards: move list, analysis lines, evaluation bar and clocks, drawn
-// from the server's state. Clicking a move shows that position; clicking a move of an analysis
-// line plays the line up to it.
+// The panels beside the boards: the move tree, analysis lines, evaluation bar, players and
+// clocks, drawn from the server's state. Clicking a move shows that position; clicking a move
+// of an analysis line plays the line up to it.
 
-/** Fills the move list (`#moves`): numbered SAN, the shown ply highlighted. */
+/** Fills the move list (`#moves`) with the whole tree, as on lichess: the main line's moves
+ * (class `move`), each variation in parentheses after the move it replaces (its moves have the
+ * classes `move variation`), comments in braces, the shown move highlighted. */
 export function renderMoves(el, state, onGoto) {
   el.replaceChildren();
-  let number = state.startMove;
-  let black = state.startBlack;
-  if (black && state.moves.length) el.appendChild(span('num', `${number}…`));
-  state.moves.forEach((m, i) => {
-    if (!black) el.appendChild(span('num', `${number}.`));
-    const s = span('move', m.san);
-    s.dataset.ply = String(i + 1);
-    if (i + 1 === state.cursor) s.classList.add('current');
-    s.addEventListener('click', () => onGoto(i + 1));
-    el.appendChild(s);
-    if (black) number += 1;
-    black = !black;
-  });
-  if (state.result) el.appendChild(span('result', state.result.result));
-  el.querySelector('.current')?.scrollIntoView({ block: 'nearest' });
+  const byId = new Map(state.nodes.map((n) => [n.id, n]));
+  const root = byId.get(0);
+  // Whose move a node's move was, and its move number, from the start position and its ply.
+  const numberOf = (node) => {
+    const half = node.ply - 1 + (state.startBlack ? 1 : 0);
+    return { number: state.startMove + Math.floor(half / 2), black: half % 2 === 1 };
+  };
+  const moveSpan = (node, variation, forceNumber, parentEl) => {
+    const { number, black } = numberOf(node);
+    // Spaces between the spans let the lines break there.
+    if (!black) parentEl.append(span('num', `${number}.`), ' ');
+    else if (forceNumber) parentEl.append(span('num', `${number}…`), ' ');
+    const s = span(variation ? 'move variation' : 'move', node.san);
+    s.dataset.ply = String(node.ply);
+    s.dataset.node = String(node.id);
+    if (node.id === state.node) s.classList.add('current');
+    s.addEventListener('click', () => onGoto(node.id));
+    parentEl.append(s, ' ');
+    if (node.comment) parentEl.append(span('comment', node.comment), ' ');
+  };
+  // Writes the line after `node` into parentEl; variations nest in their own elements.
+  const line = (node, variation, forceNumber, parentEl) => {
+    let at = node;
+    let force = forceNumber;
+    while (at.children.length) {
+      const main = byId.get(at.children[0]);
+      moveSpan(main, variation, force, parentEl);
+      for (const id of at.children.slice(1)) {
+        const v = document.createElement('span');
+        v.className = 'var';
+        const child = byId.get(id);
+        moveSpan(child, true, true, v);
+        line(child, true, !!child.comment, v);
+        parentEl.append(v, ' ');
+      }
+      force = at.children.length > 1 || !!main.comment;
+      at = main;
+    }
+  };
+  if (root.comment) el.appendChild(span('comment', root.comment));
+  line(root, false, true, el);
+  if (state.gameResult !== '*') el.appendChild(span('result', state.gameResult));
+  const current = el.querySelector('.current');
+  if (current) {
+    const box = el.getBoundingClientRect();
+    const r = current.getBoundingClientRect();
+    if (r.top < box.top || r.bottom > box.bottom) el.scrollTop += r.top - box.top - box.height / 2;
+  }
+}
+
+/** "1.2M", "850k". */
+function count(n) {
+  if (n === null || n === undefined) return '';
+  if (n >= 1e6) return `${(n / 1e6).toFixed(1)}M`;
+  if (n >= 1e3) return `${Math.round(n / 1e3)}k`;
+  return String(n);
 }
 
 /** Fills the analysis lines (`#lines`); `onPlay(ucis)` plays a line's moves. */
 export function renderLines(el, state, onPlay) {
   el.replaceChildren();
+  if (state.engineHidden) return;
   const fields = state.fen.split(' ');
   const startNumber = Number(fields[5]) || 1;
+  const first = state.lines[0];
+  if (first) {
+    const info = document.createElement('div');
+    info.className = 'search-info';
+    const parts = [`depth ${first.depth}`];
+    if (first.nodes) parts.push(`${count(first.nodes)} nodes`);
+    if (first.nps) parts.push(`${count(first.nps)} nodes/s`);
+    info.textContent = parts.join(' · ');
+    el.appendChild(info);
+  }
   for (const line of state.lines) {
     const row = document.createElement('div');
     row.className = 'line';
@@ -51,7 +105,7 @@ export function renderLines(el, state, onPlay) {
 
 /** Sets the evaluation bar from the first line (White's share of the bar). */
 export function renderEval(bar, label, state) {
-  const first = state.lines[0];
+  const first = state.engineHidden ? null : state.lines[0];
   bar.classList.toggle('idle', !first);
   if (!first || first.cp === null || first.cp === undefined) {
     bar.style.setProperty('--white', '50%');
@@ -63,20 +117,27 @@ export function renderEval(bar, label, state) {
   label.textContent = first.score;
 }
 
-/** The clocks: `state.clocks` as received at `receivedAt`, counting down the running side. */
-export function renderClocks(whiteEl, blackEl, state, receivedAt) {
+/** The player bars: each side's name and clock beside its side of the boards (Black above
+ * unless the boards are turned round). `state.clocks` as received at `receivedAt`. */
+export function renderPlayers(top, bottom, state, receivedAt, reversed) {
   const c = state.clocks;
-  for (const el of [whiteEl, blackEl]) el.hidden = !c;
-  if (!c) return;
-  const elapsed = c.running && !state.result ? performance.now() - receivedAt : 0;
-  const w = c.white - (state.turn === 'white' ? elapsed : 0);
-  const b = c.black - (state.turn === 'black' ? elapsed : 0);
-  whiteEl.textContent = `White ${clockText(w)}`;
-  blackEl.textContent = `Black ${clockText(b)}`;
-  whiteEl.classList.toggle('running', c.running && state.turn === 'white');
-  blackEl.classList.toggle('running', c.running && state.turn === 'black');
-  whiteEl.dataset.ms = String(Math.round(w));
-  blackEl.dataset.ms = String(Math.round(b));
+  const sides = reversed ? ['white', 'black'] : ['black', 'white'];
+  [top, bottom].forEach((el, i) => {
+    const side = sides[i];
+    el.dataset.side = side;
+    el.querySelector('.name').textContent = state.players[side === 'white' ? 0 : 1];
+    const clock = el.querySelector('.clock');
+    clock.id = `clock-${side}`;
+    clock.hidden = !c;
+    el.classList.toggle('to-move', state.turn === side && !state.result);
+    if (!c) return;
+    const running = c.running && !state.result && c.turn === side;
+    const elapsed = running ? performance.now() - receivedAt : 0;
+    const ms = c[side] - elapsed;
+    clock.textContent = clockText(ms);
+    clock.classList.toggle('running', running);
+    clock.dataset.ms = String(Math.round(ms));
+  });
 }
 
 function clockText(ms) {
