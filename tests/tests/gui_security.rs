@@ -315,8 +315,13 @@ fn analyse_with(mode: &str, file: Option<&str>) -> (GuiServer, String) {
     (server, sid)
 }
 
+/// What the page shows of the session's news: the status line and the message.
 fn status_of(state: &serde_json::Value) -> String {
-    state["status"].as_str().unwrap_or("").to_string()
+    format!(
+        "{} {}",
+        state["status"].as_str().unwrap_or(""),
+        state["message"].as_str().unwrap_or("")
+    )
 }
 
 fn still_serves(server: &mut GuiServer) {
@@ -401,8 +406,10 @@ fn a_reloaded_page_rejoins_its_session_and_polls_do_not_pile_up() {
     assert_eq!(r.json()["sid"], sid.as_str());
     assert_eq!(r.json()["rejoined"], true);
     assert_eq!(r.json()["state"]["moves"].as_array().unwrap().len(), 1);
-    // A second long poll of the session answers the first at once.
-    let version = server.state(&sid)["version"].as_u64().unwrap();
+    // A second long poll of the session ends the first at once (409). The engine's handshake
+    // is awaited first, as its end changes the state.
+    let ready = server.wait_state(&sid, Duration::from_secs(10), |s| s["engines"][0]["ready"] == true);
+    let version = ready["version"].as_u64().unwrap();
     let (addr, token) = (server.addr.clone(), server.token.clone());
     let target = format!("/api/state?sid={sid}&since={version}");
     let first = std::thread::spawn(move || {
@@ -426,7 +433,7 @@ fn a_reloaded_page_rejoins_its_session_and_polls_do_not_pile_up() {
         }
     });
     let (status, waited) = first.join().unwrap();
-    assert_eq!(status, 200);
+    assert_eq!(status, 409);
     assert!(waited < Duration::from_secs(3), "the older poll waited {waited:?}");
     second.join().unwrap();
     // The page's own asset requests never wait behind polls.

@@ -8,7 +8,7 @@
 //! The rooms import downwards only: `spsa` -> `matches` -> `arena`; `texel` and `nnue` ->
 //! `datagen` (the data format they read) and `golden`.
 
-// Unsafe code is refused except in one documented place: `engine_child::die_with_parent`, the
+// Unsafe code is refused except in one documented place: `arena::engine_child::die_with_parent`, the
 // `pre_exec` hook that makes an engine die with the program that started it (Linux).
 #![deny(unsafe_code)]
 

@@ -1,6 +1,7 @@
 //! One page's game: the move tree (main line and variations, every move checked by the rules
-//! core), the shown node, the tags it came with, the mode, the clocks and the engines. Every change bumps a version number that the page's long
-//! poll waits on; engine output is folded in by the hub's ticker at most ten times a second.
+//! core), the shown node, the tags it came with, the mode, the clocks and the engines. Every
+//! change bumps a version number that the page's long poll waits on; engine output is folded
+//! in by the hub's ticker at most ten times a second.
 
 use super::engine_pool::EnginePool;
 use super::lines::{parse_line, EngineLine};
@@ -309,7 +310,7 @@ impl Session {
             Ok(w) => self.workers[slot] = Some(w),
             Err(why) => {
                 self.workers[slot] = None;
-                self.message = Some(format!("Engine not started: {why}."));
+                self.alert = Some(format!("Engine not started: {why}."));
                 self.engine[slot].failed = Some(why);
             }
         }
@@ -323,12 +324,12 @@ impl Session {
         self.workers = [None, None];
         self.search = None;
         self.lines.clear();
+        self.message = None;
+        self.alert = None;
         self.start_engine(shared, 0);
         if self.settings.mode == Mode::Watch || self.settings.engine[1] != self.settings.engine[0] {
             self.start_engine(shared, 1);
         }
-        self.message = None;
-        self.alert = None;
         self.bump();
         self.kick();
     }
