@@ -337,11 +337,7 @@ fn openings_are_balanced_within_the_window() {
         assert_eq!(game.moves().len(), cfg.random_plies as usize);
         // The same search as the check (fresh hash, same limits) finds it balanced.
         searcher.clear();
-        let limits = vorpal_engine::search::Limits {
-            nodes: cfg.nodes,
-            ..Default::default()
-        };
-        let r = searcher.search(&game, &limits, &control, &mut |_| {});
+        let r = searcher.search(&game, &cfg.limits(), &control, &mut |_| {});
         assert!(
             matches!(r.score, Score::Cp(cp) if cp.abs() <= 40),
             "game {index}: {:?}",

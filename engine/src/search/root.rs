@@ -195,6 +195,7 @@ impl Searcher {
                 ponder: None,
                 score,
                 depth: 0,
+                completed_best: None,
                 nodes: 0,
             };
         }
@@ -263,7 +264,7 @@ impl Searcher {
                     .stack_size(16 << 20)
                     .spawn_scoped(scope, move || {
                         let mut worker = Worker::new(i + 1, shared, history, keys, moves, None);
-                        let (_, depth) = worker.iterate(&pos, 1);
+                        let (_, depth, _) = worker.iterate(&pos, 1);
                         (worker.root_moves.swap_remove(0), depth)
                     })
                     .expect("spawn search thread");
@@ -300,7 +301,7 @@ impl Searcher {
                     root_moves[i] = rm.clone();
                     root_moves[..=i].rotate_right(1);
                 }
-                result = (score, *depth);
+                result = (score, *depth, Some(rm.mv));
             }
         }
         #[cfg(feature = "stats")]
@@ -318,6 +319,7 @@ impl Searcher {
             ponder,
             score: result.0,
             depth: result.1,
+            completed_best: result.2,
             nodes: shared.total_nodes(),
         }
     }
@@ -391,14 +393,15 @@ pub fn wdl(score: Score) -> (u32, u32, u32) {
 }
 
 impl Worker<'_> {
-    /// Iterative deepening; returns (score, depth) of the last completed iteration.
-    pub(crate) fn iterate(&mut self, pos: &crate::position::Position, multipv: usize) -> (Score, u32) {
+    /// Iterative deepening; returns the score, depth and best move of the last completed
+    /// iteration (no move when none completed).
+    pub(crate) fn iterate(&mut self, pos: &crate::position::Position, multipv: usize) -> (Score, u32, Option<Move>) {
         let limits = self.shared.limits;
         let max_depth = limits
             .depth
             .map_or(MAX_PLY as i32 - 4, |d| (d as i32).clamp(1, MAX_PLY as i32 - 4));
         self.set_eval_root(pos);
-        let mut completed = (Score::Cp(0), 0);
+        let mut completed = (Score::Cp(0), 0, None);
         let mut stable_iterations = 0;
         let mut last_best = Move::NONE;
         let mut last_score = 0;
@@ -431,9 +434,15 @@ impl Worker<'_> {
                 }
             }
             let best = &self.root_moves[0];
-            completed = (Score::from_internal(best.score), depth as u32);
+            completed = (Score::from_internal(best.score), depth as u32, Some(best.mv));
             if self.id != 0 {
                 continue;
+            }
+            if limits
+                .soft_nodes
+                .is_some_and(|soft| self.shared.total_nodes().max(self.nodes) >= soft)
+            {
+                break;
             }
             // Stop conditions of the main thread.
             if let Some(mate) = limits.mate {

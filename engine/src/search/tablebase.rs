@@ -102,6 +102,7 @@ pub(crate) fn tablebase_root(
         ponder: first_pv.get(1).copied(),
         score: score_of(best.result),
         depth: 1,
+        completed_best: Some(best.mv),
         nodes: 0,
     })
 }

@@ -27,7 +27,8 @@ const USAGE: &str = "usage: vorpal-datagen --out PATH [options]
   --format F            text, packed or both (default both)
   --games N             total games wanted, counting recorded ones (default 100; no limit with --max-seconds)
   --threads N           worker threads, one search thread each (default 1)
-  --nodes N             nodes per move (default 5000)
+  --nodes N             soft node limit per move: no iteration starts past it (default 5000)
+  --max-nodes N         hard node cap per move; a cut iteration is dropped (default 4 x --nodes)
   --depth D             depth per move (instead of, or with, --nodes)
   --hash MB             hash per worker (default 4)
   --seed S              base seed (default 1)
@@ -81,6 +82,7 @@ fn config(args: Vec<String>) -> Result<DatagenConfig, String> {
                 cfg.nodes = Some(parse(a, &arg)?);
                 nodes_given = true;
             }
+            "--max-nodes" => cfg.max_nodes = Some(parse(a, &arg)?),
             "--depth" => {
                 cfg.depth = Some(parse(a, &arg)?);
                 depth_given = true;

@@ -4,7 +4,9 @@
 //!
 //! Every worker thread owns a [`Searcher`] (one search thread, a small hash) and plays whole
 //! games: a few random opening plies chosen by a generator seeded from the game's index, then
-//! moves searched to a fixed node count or depth. Games end by the rules
+//! moves searched to a soft node limit (no iteration starts past it; a hard cap, four times
+//! the soft limit by default, ends a runaway one) or a depth. The move played and the score
+//! written are those of the same completed iteration ([`search_move`]). Games end by the rules
 //! ([`vorpal_engine::game::outcome`]) or by adjudication (resign when the score stays beyond a
 //! bound, draw when it stays near zero late in the game, or a ply cap), so games stay short.
 //!
@@ -59,8 +61,12 @@ pub struct DatagenConfig {
     pub games: u64,
     /// Worker threads, each playing its own games with a one-thread searcher.
     pub threads: usize,
-    /// Nodes per move (exact with one search thread, so games are reproducible).
+    /// Soft node limit per move: no iteration starts after this many nodes, so the move and
+    /// score come from one completed iteration (exact with one search thread, so games are
+    /// reproducible).
     pub nodes: Option<u64>,
+    /// Hard node cap per move (`None`: four times `nodes`); an iteration it cuts is dropped.
+    pub max_nodes: Option<u64>,
     /// Depth per move.
     pub depth: Option<u32>,
     /// Transposition table per worker, in MB.
@@ -104,6 +110,7 @@ impl Default for DatagenConfig {
             games: 100,
             threads: 1,
             nodes: Some(5000),
+            max_nodes: None,
             depth: None,
             hash_mb: 4,
             seed: 1,
@@ -129,10 +136,11 @@ impl DatagenConfig {
     pub fn signature(&self) -> String {
         let opt = |v: Option<String>| v.unwrap_or_else(|| "-".into());
         format!(
-            "seed={} nodes={} depth={} hash={} random_plies={} opening_window={} skip_plies={} max_score={} \
-             max_plies={} resign={}/{} draw={}/{}/{} eval={}",
+            "seed={} nodes={} max_nodes={} depth={} hash={} random_plies={} opening_window={} skip_plies={} \
+             max_score={} max_plies={} resign={}/{} draw={}/{}/{} eval={}",
             self.seed,
             opt(self.nodes.map(|n| n.to_string())),
+            opt(self.hard_nodes().map(|n| n.to_string())),
             opt(self.depth.map(|d| d.to_string())),
             self.hash_mb,
             self.random_plies,
@@ -149,9 +157,16 @@ impl DatagenConfig {
         )
     }
 
-    fn limits(&self) -> Limits {
+    /// The hard node cap: `max_nodes`, or four times the soft limit.
+    pub fn hard_nodes(&self) -> Option<u64> {
+        self.max_nodes.or(self.nodes.map(|n| n.saturating_mul(4)))
+    }
+
+    /// The search limits of one move: the soft node limit, the hard cap, the depth.
+    pub fn limits(&self) -> Limits {
         Limits {
-            nodes: self.nodes,
+            soft_nodes: self.nodes,
+            nodes: self.hard_nodes(),
             depth: self.depth,
             ..Limits::default()
         }
@@ -219,6 +234,44 @@ fn white_score(score: Score, stm_white: bool) -> (i32, bool) {
     (if stm_white { v } else { -v }, mate)
 }
 
+/// A searched move with the score of the same completed iteration.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SearchedMove {
+    /// The move to play: the best move of the last completed iteration (or, when none
+    /// completed, the search's move, whose position is then not written).
+    pub mv: Move,
+    /// The completed iteration's score in cp, White's view (mates ±(100000 - moves)).
+    pub score: i32,
+    /// The score is a mate.
+    pub mate: bool,
+    /// Depth of the completed iteration (0: none completed).
+    pub depth: u32,
+    /// Nodes the search took.
+    pub nodes: u64,
+}
+
+/// Searches the current position of `game` within `limits`; the move and the score come from
+/// the same completed iteration (`SearchResult::completed_best`), never the move of an
+/// iteration the hard cap cut with the score of the one before. `None` without a legal move.
+pub fn search_move(
+    searcher: &mut Searcher,
+    game: &Game,
+    limits: &Limits,
+    control: &SearchControl,
+    report: &mut dyn FnMut(vorpal_engine::search::Report),
+) -> Option<SearchedMove> {
+    let r = searcher.search(game, limits, control, report);
+    let mv = r.completed_best.or(r.best)?;
+    let (score, mate) = white_score(r.score, game.position().side_to_move() == vorpal_engine::Color::White);
+    Some(SearchedMove {
+        mv,
+        score,
+        mate,
+        depth: r.depth,
+        nodes: r.nodes,
+    })
+}
+
 /// Plays random opening plies from the start and returns the game after them. The opening is
 /// re-rolled while the game ends in it or, with an opening window, while the side to move's
 /// search score (same limits as the game, fresh hash) is beyond the window: a lopsided start
@@ -280,14 +333,19 @@ pub fn play_game(
             break GameResult::Draw;
         }
         let pos = *game.position();
-        let r = searcher.search(&game, &limits, control, &mut |_| {});
-        let Some(best) = r.best else {
+        let Some(SearchedMove {
+            mv: best,
+            score,
+            mate,
+            depth,
+            ..
+        }) = search_move(searcher, &game, &limits, control, &mut |_| {})
+        else {
             // Unreachable after `outcome`, but never loop forever on it.
             break GameResult::Draw;
         };
-        let (score, mate) = white_score(r.score, pos.side_to_move() == vorpal_engine::Color::White);
         let in_bounds = cfg.max_score <= 0 || score.abs() <= cfg.max_score;
-        if ply >= first_kept && !pos.in_check() && !best.is_noisy() && !mate && in_bounds && r.depth > 0 {
+        if ply >= first_kept && !pos.in_check() && !best.is_noisy() && !mate && in_bounds && depth > 0 {
             kept.push((pos, score));
         }
         // Adjudication on the scores of consecutive plies (both sides' searches agree).

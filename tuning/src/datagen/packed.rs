@@ -323,6 +323,11 @@ pub fn check_header(h: &[u8]) -> Result<(), PackError> {
     Ok(())
 }
 
+/// Byte offset in a packed file of record `index` (0-based).
+pub fn record_offset(index: u64) -> u64 {
+    HEADER_BYTES as u64 + index * RECORD_BYTES as u64
+}
+
 /// Streams the records of a packed file.
 pub struct PackedReader<R: Read> {
     inner: R,
@@ -387,7 +392,8 @@ impl<R: Read> Iterator for PackedReader<R> {
                 Some(Err(io::Error::new(
                     io::ErrorKind::UnexpectedEof,
                     format!(
-                        "truncated record: {n} of {RECORD_BYTES} bytes after {} complete records",
+                        "truncated record at byte {}: {n} of {RECORD_BYTES} bytes after {} complete records",
+                        record_offset(self.records),
                         self.records
                     ),
                 )))

@@ -3,7 +3,7 @@
 //! no half-written output; both refuse to overwrite an existing `OUT`.
 
 use crate::datagen::packed::{check_header, result_from_white_score, PackedReader, PackedRecord, PackedWriter};
-use crate::datagen::packed::{HEADER_BYTES, RECORD_BYTES};
+use crate::datagen::packed::{record_offset, HEADER_BYTES, RECORD_BYTES};
 use crate::datagen::parse_line;
 use crate::datagen::sink::with_suffix;
 use std::fs::File;
@@ -116,7 +116,9 @@ pub fn dump(input: &Path, out: &mut impl Write) -> io::Result<u64> {
     let mut count = 0;
     for (i, record) in reader.enumerate() {
         let record = record.map_err(|e| named(e.to_string()))?;
-        let list = record.pieces().map_err(|e| named(format!("record {i}: {e}")))?;
+        let list = record
+            .pieces()
+            .map_err(|e| named(format!("record {i} at byte {}: {e}", record_offset(i as u64))))?;
         let result = match list.result {
             GameResult::WhiteWins => "1.0",
             GameResult::Draw => "0.5",
@@ -163,7 +165,9 @@ pub fn merge(out: &Path, shards: &[&Path]) -> io::Result<MergeSummary> {
             let reader = PackedReader::new(BufReader::new(File::open(shard)?)).map_err(|e| named(e.to_string()))?;
             for (i, record) in reader.enumerate() {
                 let record = record.map_err(|e| named(e.to_string()))?;
-                record.pieces().map_err(|e| named(format!("record {i}: {e}")))?;
+                record
+                    .pieces()
+                    .map_err(|e| named(format!("record {i} at byte {}: {e}", record_offset(i as u64))))?;
                 writer.write(&record)?;
                 summary.records += 1;
             }

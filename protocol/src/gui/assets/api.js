@@ -58,6 +58,8 @@ export async function pollLoop(link) {
         return;
       }
       if (link.sid !== sid) return;
+      // A newer poll of this session took over (this loop is a leftover): it stops quietly.
+      if (r.status === 409) return;
       if (r.status === 410) {
         if (link.onGone) link.onGone();
         else link.onError('This page\'s session has ended (the server restarted or the tab was idle). Reload the page.');
