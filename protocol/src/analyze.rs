@@ -24,7 +24,7 @@ const USAGE_TEMPLATE: &str = "\
 usage: vorpal analyze [--fen <FEN>] [--moves <m1> <m2> ...]
                       [--depth <n>] [--movetime <ms>] [--nodes <n>] [--multipv <k>]
                       [--threads <n>] [--hash <MB>] [--variant <name>] [--chess960]
-                      [--ep off|normal|double] [--json] [--progress]
+                      [--ep off|normal|double] [--tb <DIR>] [--json] [--progress]
   --fen       the position (any FEN form of docs/rules.md; quote it or give it as separate words);
               default: the start position
   --moves     moves played from it, in UCI or SAN (Nf3, Ne5/A, e2e4)
@@ -34,6 +34,8 @@ usage: vorpal analyze [--fen <FEN>] [--moves <m1> <m2> ...]
   --variant   one of: {variants} (default alice)
   --chess960  Chess960 castling (give the array with --fen)
   --ep        the en passant option of docs/rules.md 3.1 (default off)
+  --tb        the directory of the Alice endgame tables (vorpal tb generate): a position
+              in them is answered from the table (\"tablebase: mate in N\")
   --json      one JSON object per line instead of text (position, info per line, bestmove)
   --progress  show the progress indicator on stderr even when it is not a terminal
 Scores are in pawns from White's side; SAN marks a move landing on board A with /A.";
@@ -55,6 +57,8 @@ struct Args {
     en_passant: EnPassant,
     json: bool,
     progress: bool,
+    /// `--tb DIR`: the Alice endgame tables.
+    tb: Option<String>,
 }
 
 fn parse_args(words: &[&str]) -> Result<Args, String> {
@@ -102,6 +106,10 @@ fn parse_args(words: &[&str]) -> Result<Args, String> {
                 [mode] => args.en_passant = mode.parse()?,
                 _ => return Err("--ep takes one of off, normal, double".into()),
             },
+            "--tb" => match values.as_slice() {
+                [dir] => args.tb = Some(dir.to_string()),
+                _ => return Err("--tb takes the directory of the endgame tables".into()),
+            },
             "--variant" => match values.as_slice() {
                 [name] => args.variant = name.parse()?,
                 _ => return Err("--variant takes one variant name".into()),
@@ -148,6 +156,15 @@ pub fn run(words: &[&str]) -> i32 {
             return status::USAGE;
         }
     };
+    if let Some(dir) = &args.tb {
+        match vorpal_engine::tablebase::Tablebases::open(std::path::Path::new(dir)) {
+            Ok(tb) => searcher.set_tablebases(Some(std::sync::Arc::new(tb))),
+            Err(e) => {
+                to_stderr(&format!("vorpal analyze: --tb {dir}: {e}\n"));
+                return status::USAGE;
+            }
+        }
+    }
     let out = Output::stdout();
     let pos = *game.position();
     if args.json {
@@ -276,6 +293,14 @@ fn analyse(args: &Args, game: &Game, searcher: &mut Searcher, out: &Output) {
             }
             Report::CurrMove { depth, mv, number } => {
                 progress.draw(Some(format!("depth {depth}  move {number} {}", pos.move_to_san(mv))));
+            }
+            Report::Note(text) if text.starts_with("tablebase") => {
+                progress.clear();
+                if args.json {
+                    out.line(&Object::new().str("type", "tablebase").str("text", &text).finish());
+                } else {
+                    out.line(&text);
+                }
             }
             Report::Note(text) => log::info!("{text}"),
         };

@@ -201,7 +201,7 @@ mod tests {
     #[test]
     fn run_length_round_trips() {
         let mut data: Vec<u8> = (0..1000u32).map(|i| (i * 7 % 13) as u8).collect();
-        data.extend(std::iter::repeat(5).take(777));
+        data.extend(std::iter::repeat_n(5, 777));
         data.extend([1, 1, 2, 2, 2, 3]);
         let p = pack(&data);
         assert!(p.len() < data.len());

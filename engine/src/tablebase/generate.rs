@@ -9,6 +9,7 @@
 //!    When it is lost, each predecessor is won at `d + 1` (if not already won sooner); when it
 //!    is won, each predecessor's count of undecided moves drops by one, and a predecessor with
 //!    none left is lost at `max(d + 1, floor)`.
+//!
 //! What is left undecided is a draw. Both steps run on all threads (rayon) over shared
 //! atomic byte arrays: two bytes per entry and side during generation (value and count) and
 //! one for the floor.
@@ -55,6 +56,10 @@ pub struct GenStats {
     /// Plies processed (the longest distance plus one).
     pub rounds: u32,
 }
+
+/// What one task of a round finds: positions decided now (side, index), and losses decided
+/// for a later distance (distance, side, index).
+type RoundResult = (Vec<(u8, u32)>, Vec<(u8, u8, u32)>);
 
 /// Entries of a chunk handled by one task.
 const CHUNK: usize = 1 << 14;
@@ -123,7 +128,7 @@ pub fn generate(material: &Material, tables: &Tablebases, progress: &mut dyn FnM
                         INVALID => draw = true, // cannot happen: the child is legal and its table exists
                         v => {
                             let plies = v as u32 - 1;
-                            if plies % 2 == 0 {
+                            if plies.is_multiple_of(2) {
                                 best_win = best_win.min(plies + 1);
                             } else {
                                 worst = worst.max(plies + 1);
@@ -180,8 +185,8 @@ pub fn generate(material: &Material, tables: &Tablebases, progress: &mut dyn FnM
                 "{material}: a mate longer than {MAX_PLIES} plies"
             )));
         }
-        let lost = d % 2 == 0;
-        let results: Vec<(Vec<(u8, u32)>, Vec<(u8, u8, u32)>)> = frontier
+        let lost = d.is_multiple_of(2);
+        let results: Vec<RoundResult> = frontier
             .par_chunks(1024)
             .map(|part| {
                 let (mut found, mut later) = (Vec::new(), Vec::new());

@@ -104,11 +104,11 @@ impl Table {
     }
 }
 
+/// Finds the table of a canonical material (`None`: not available).
+pub(crate) type TableLookup<'a> = &'a mut dyn FnMut(&Material) -> Result<Option<Arc<Table>>, TbError>;
+
 /// The entry of any setup of up to four men from a lookup of canonical materials.
-pub(crate) fn entry_of(
-    s: &Setup,
-    table_of: &mut dyn FnMut(&Material) -> Result<Option<Arc<Table>>, TbError>,
-) -> Result<Option<u8>, TbError> {
+pub(crate) fn entry_of(s: &Setup, table_of: TableLookup<'_>) -> Result<Option<u8>, TbError> {
     if s.men == 2 {
         return Ok(Some(DRAW));
     }

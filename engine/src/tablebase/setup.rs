@@ -359,7 +359,7 @@ impl Setup {
 
 impl Setup {
     /// The pipe FEN of this setup (`|` before a man on board B), no castling, clocks 0 1.
-    pub fn to_fen(&self) -> String {
+    pub fn to_fen(self) -> String {
         let mut rows = Vec::new();
         for rank in (0..8u8).rev() {
             let mut row = String::new();
