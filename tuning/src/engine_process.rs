@@ -459,7 +459,11 @@ mod tests {
         parse_info("info depth 3 currmove e2e4 currmovenumber 1", &mut r);
         assert_eq!(r.score, Some(UciScore::Mate(-3)));
         parse_info("info depth 9 multipv 2 score cp 12 pv e2e4", &mut r);
-        assert_eq!(r.score, Some(UciScore::Mate(-3)), "a second line's score is not the engine's");
+        assert_eq!(
+            r.score,
+            Some(UciScore::Mate(-3)),
+            "a second line's score is not the engine's"
+        );
         parse_info("info depth 9 multipv 1 score cp -2147483648 pv e2e4", &mut r);
         assert_eq!(r.score, Some(UciScore::Cp(-MAX_CP)), "clamped");
         assert_eq!(UciScore::parse("mate", "-99999999999"), Some(UciScore::Mate(-MAX_MATE)));
@@ -529,7 +533,8 @@ mod tests {
         let child = ChildHandle::new();
         let killer = child.clone();
         let t = Instant::now();
-        let start = thread::spawn(move || EngineProcess::start_in(child, &cfg, Rules::default(), Duration::from_secs(20)));
+        let start =
+            thread::spawn(move || EngineProcess::start_in(child, &cfg, Rules::default(), Duration::from_secs(20)));
         thread::sleep(Duration::from_millis(100));
         killer.kill();
         let result = start.join().unwrap();

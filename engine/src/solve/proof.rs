@@ -292,7 +292,9 @@ impl Target {
             return INF;
         }
         let captures_allowed = mine > targets.len();
-        let can_castle = crate::CastleSide::BOTH.into_iter().any(|side| pos.castling().has(color, side));
+        let can_castle = crate::CastleSide::BOTH
+            .into_iter()
+            .any(|side| pos.castling().has(color, side));
         let mut col_min = [INF; MAX_TARGETS];
         let mut row_sum = 0;
         for &board in pos.boards() {

@@ -370,7 +370,11 @@ fn the_new_plays_agree_with_the_plain_search() {
         let with = run(fen, stip, &SolveOptions::default());
         let without = run(fen, stip, &plain);
         assert!(with.complete && without.complete);
-        assert_eq!(full_set(fen, stip, &with), full_set(fen, stip, &without), "{stip} {fen}");
+        assert_eq!(
+            full_set(fen, stip, &with),
+            full_set(fen, stip, &without),
+            "{stip} {fen}"
+        );
     }
     // The reflex mate whose attacker can mate at once has no key, only its forced mates.
     let (fen, stip) = NEW_PLAYS[6];
@@ -481,7 +485,12 @@ fn proof_games_agree_with_the_plain_search() {
     // The start position as the diagram of dia2: the knights' round trips (two moves bring
     // a piece back to its board), and the empty game as the short solution of length 0.
     let start = Position::start(Rules::default());
-    let solved = solve(&start, &"dia2".parse().unwrap(), &SolveOptions::default(), &SolveControl::new(None));
+    let solved = solve(
+        &start,
+        &"dia2".parse().unwrap(),
+        &SolveOptions::default(),
+        &SolveControl::new(None),
+    );
     let Solution::Help(h) = solved.solution else {
         panic!("proof games have lines")
     };

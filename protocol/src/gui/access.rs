@@ -60,7 +60,9 @@ impl Access {
         };
         let name = name.trim_matches(['[', ']']);
         let ok = name.eq_ignore_ascii_case("localhost")
-            || name.parse::<IpAddr>().is_ok_and(|ip| ip.is_loopback() || (ip == self.listen && !ip.is_unspecified()))
+            || name
+                .parse::<IpAddr>()
+                .is_ok_and(|ip| ip.is_loopback() || (ip == self.listen && !ip.is_unspecified()))
             || self.allowed_hosts.iter().any(|h| h.eq_ignore_ascii_case(name));
         ok.then_some(host)
     }
@@ -140,7 +142,12 @@ mod tests {
     const TOKEN: &str = "0123456789abcdef0123";
 
     fn access() -> Access {
-        Access::new(TOKEN.into(), "127.0.0.1".parse().unwrap(), 8000, vec!["Chess.Lan".into()])
+        Access::new(
+            TOKEN.into(),
+            "127.0.0.1".parse().unwrap(),
+            8000,
+            vec!["Chess.Lan".into()],
+        )
     }
 
     #[test]
@@ -159,7 +166,10 @@ mod tests {
         assert!(!ok(&[("Host", "127.0.0.1:8000"), ("Sec-Fetch-Site", "cross-site")]));
         assert!(!ok(&[("Host", "127.0.0.1:8000"), ("Sec-Fetch-Site", "same-site")]));
         let page = request("/", &[("Host", "127.0.0.1:8000"), ("Sec-Fetch-Site", "same-site")]);
-        assert!(a.refuse_foreign(&page).is_none(), "a link from another local page opens the page");
+        assert!(
+            a.refuse_foreign(&page).is_none(),
+            "a link from another local page opens the page"
+        );
     }
 
     #[test]

@@ -53,7 +53,9 @@ fn fixed_headers() -> Vec<(String, String)> {
 /// Serves until the process is ended (by a signal: the engines are ended first).
 pub fn serve(config: GuiConfig, token: String) -> Result<(), String> {
     let listener = TcpListener::bind(config.addr).map_err(|e| format!("cannot listen on {}: {e}", config.addr))?;
-    let addr = listener.local_addr().map_err(|e| format!("the server has no address: {e}"))?;
+    let addr = listener
+        .local_addr()
+        .map_err(|e| format!("the server has no address: {e}"))?;
     let shown = if addr.ip().is_unspecified() {
         SocketAddr::new(IpAddr::V4(Ipv4Addr::LOCALHOST), addr.port())
     } else {
@@ -229,7 +231,10 @@ impl Routes {
             }
         }
         match self.hub.create() {
-            Ok((sid, shared)) => json_reply(200, &json!({"sid": sid, "rejoined": false, "state": shared.lock().view()})),
+            Ok((sid, shared)) => json_reply(
+                200,
+                &json!({"sid": sid, "rejoined": false, "state": shared.lock().view()}),
+            ),
             Err(e) => error(503, &e),
         }
     }

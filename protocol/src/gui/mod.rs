@@ -11,8 +11,8 @@
 
 mod access;
 mod assets;
-mod engine_pool;
 mod commands;
+mod engine_pool;
 mod http;
 mod hub;
 mod lines;
@@ -77,10 +77,13 @@ pub struct GuiConfig {
 fn number_arg(args: &[&str], i: usize, range: std::ops::RangeInclusive<u64>) -> Result<u64, String> {
     let name = args[i];
     let v = args.get(i + 1).ok_or_else(|| format!("{name} needs a number"))?;
-    v.parse::<u64>()
-        .ok()
-        .filter(|n| range.contains(n))
-        .ok_or_else(|| format!("{name}: '{v}' is not a whole number from {} to {}", range.start(), range.end()))
+    v.parse::<u64>().ok().filter(|n| range.contains(n)).ok_or_else(|| {
+        format!(
+            "{name}: '{v}' is not a whole number from {} to {}",
+            range.start(),
+            range.end()
+        )
+    })
 }
 
 /// Parses the arguments after `gui`.
@@ -248,7 +251,9 @@ mod tests {
         assert!(parse_args(&["--bogus"]).is_err());
         assert!(parse_args(&["--engine", "name=x"]).is_err());
         assert_eq!(parse_args(&["--listen", "::1"]).unwrap().addr.to_string(), "[::1]:0");
-        assert!(parse_args(&["--listen", "0.0.0.0"]).unwrap_err().contains("--allow-host"));
+        assert!(parse_args(&["--listen", "0.0.0.0"])
+            .unwrap_err()
+            .contains("--allow-host"));
         let c = parse_args(&["--listen", "0.0.0.0", "--allow-host", "chess.lan"]).unwrap();
         assert_eq!(c.allowed_hosts, ["chess.lan"]);
         assert!(parse_args(&["--allow-host", "bad/name"]).is_err());

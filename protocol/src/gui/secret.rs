@@ -60,7 +60,10 @@ mod tests {
         assert_ne!(a, b);
         assert!(a.bytes().all(|c| c.is_ascii_hexdigit()));
         assert_eq!(access_token(None).unwrap().len(), TOKEN_BITS / 4);
-        assert_eq!(access_token(Some("abc-DEF_0123456789".into())).unwrap(), "abc-DEF_0123456789");
+        assert_eq!(
+            access_token(Some("abc-DEF_0123456789".into())).unwrap(),
+            "abc-DEF_0123456789"
+        );
         assert!(access_token(Some("short".into())).is_err());
         assert!(access_token(Some("spaces are not allowed here".into())).is_err());
         assert!(same_secret(&a, &a.clone()));

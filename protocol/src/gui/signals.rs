@@ -11,8 +11,8 @@ use std::time::Duration;
 #[cfg(unix)]
 pub fn end_engines_on_termination(pool: Arc<EnginePool>, grace: Duration) -> Result<(), String> {
     use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
-    let mut signals =
-        signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]).map_err(|e| format!("cannot catch signals: {e}"))?;
+    let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP])
+        .map_err(|e| format!("cannot catch signals: {e}"))?;
     std::thread::Builder::new()
         .name("gui-signals".into())
         .spawn(move || {

@@ -12,11 +12,11 @@
 //! loop. Each worker holds a place in the server's [`EnginePool`]; dropping the worker kills its
 //! engine at once, even in the middle of the handshake.
 
+use super::engine_pool::{EnginePool, EngineSlot};
 use std::sync::mpsc::{self, Receiver, Sender, TryRecvError};
 use std::sync::Arc;
 use std::thread;
 use std::time::{Duration, Instant};
-use super::engine_pool::{EnginePool, EngineSlot};
 use vorpal_engine::Rules;
 use vorpal_tuning::engine_child::ChildHandle;
 use vorpal_tuning::engine_process::{EngineConfig, EngineProcess};

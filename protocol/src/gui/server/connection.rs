@@ -21,7 +21,10 @@ fn read_some(stream: &TcpStream, buf: &mut Vec<u8>, deadline: Instant) -> Got {
     if left.is_zero() {
         return Got::TimedOut;
     }
-    if stream.set_read_timeout(Some(left.max(Duration::from_millis(1)))).is_err() {
+    if stream
+        .set_read_timeout(Some(left.max(Duration::from_millis(1))))
+        .is_err()
+    {
         return Got::Closed;
     }
     let mut chunk = [0u8; 8192];
@@ -172,7 +175,9 @@ pub fn serve(stream: &TcpStream, peer: SocketAddr, handler: &dyn Handler, limits
         if len > limits.max_body {
             return refuse(stream, 413, "request body too large", limits);
         }
-        let expects = request.header("expect").is_some_and(|v| v.eq_ignore_ascii_case("100-continue"));
+        let expects = request
+            .header("expect")
+            .is_some_and(|v| v.eq_ignore_ascii_case("100-continue"));
         if expects && len > buf.len() && (&mut &*stream).write_all(b"HTTP/1.1 100 Continue\r\n\r\n").is_err() {
             return;
         }
