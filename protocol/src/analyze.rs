@@ -187,7 +187,7 @@ pub fn run(words: &[&str]) -> i32 {
 
 /// A searcher with exactly the options asked for, or why it cannot be had: a hash table
 /// larger than the free memory (`free_mb`, where known) or one that cannot be allocated.
-fn searcher(options: &SearchOptions, free_mb: Option<usize>) -> Result<Searcher, String> {
+pub fn searcher(options: &SearchOptions, free_mb: Option<usize>) -> Result<Searcher, String> {
     if let Some(free) = free_mb.filter(|&free| options.hash_mb > free) {
         return Err(format!(
             "--hash {} MB is more than the memory available ({free} MB)",

@@ -30,6 +30,8 @@ usage: vorpal                      the UCI loop on stdin/stdout (for GUIs and ma
                                      vorpal go depth 10
                                    (vorpal help lists the commands; vorpal <command> --help)
        vorpal analyze [options]    analyse a position (vorpal analyze --help)
+       vorpal annotate GAMES.pgn   review games: evaluations, mistakes, better lines,
+                                   accuracy (vorpal annotate --help)
        vorpal solve PROBLEM.inp    solve Alice problems in Popeye's input language, or
        vorpal solve --fen <FEN> --stip <stipulation>   one position (vorpal solve --help)
        vorpal gui [options]        play and analyse in the browser (vorpal gui --help)
@@ -56,6 +58,7 @@ pub fn run(args: &[String]) -> i32 {
             status::SUCCESS
         }
         ["analyze" | "analyse", rest @ ..] => crate::analyze::run(rest),
+        ["annotate", rest @ ..] => crate::annotate::run(rest),
         ["solve", rest @ ..] => crate::solve::run(rest),
         ["gui", rest @ ..] => crate::gui::run(rest),
         ["tb", rest @ ..] => crate::tb::run(rest),

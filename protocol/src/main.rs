@@ -6,6 +6,7 @@
 #![forbid(unsafe_code)]
 
 mod analyze;
+mod annotate;
 mod cli;
 mod display;
 mod format;

@@ -61,6 +61,7 @@ enum Id {
     AliceEnPassant,
     EvalFile,
     UseNnue,
+    AliceTbPath,
     /// A search parameter (index into `SearchParams::SPECS`); listed only in the `tune` build.
     #[cfg_attr(not(feature = "tune"), allow(dead_code))]
     SearchParam(usize),
@@ -117,6 +118,7 @@ fn definitions() -> Vec<OptionDef> {
         ),
         def(Id::EvalFile, "EvalFile", Kind::Str(EMBEDDED_NET)),
         def(Id::UseNnue, "UseNNUE", Kind::Check(true)),
+        def(Id::AliceTbPath, "AliceTbPath", Kind::Str("<empty>")),
     ];
     // The `tune` build exposes every search parameter as a spin option for SPSA.
     #[cfg(feature = "tune")]
@@ -248,6 +250,8 @@ pub enum Change {
     EvalFile(String),
     /// `UseNNUE`: evaluate with the network where one exists for the variant.
     UseNnue(bool),
+    /// `AliceTbPath`: the directory of the endgame tables (empty: none).
+    AliceTbPath(String),
     /// A search parameter (`tune` build): its name and value.
     SearchParam(&'static str, i32),
 }
@@ -299,7 +303,11 @@ pub fn parse_setoption(words: &[&str], raw: &str) -> Result<Change, String> {
         Kind::Str(_) => {
             let text = raw_value(raw).unwrap_or_default();
             let text = if text == "<empty>" { String::new() } else { text };
-            Change::DebugLogFile(text)
+            if def.id == Id::AliceTbPath {
+                Change::AliceTbPath(text)
+            } else {
+                Change::DebugLogFile(text)
+            }
         }
         _ if value_words.is_none() || value.is_empty() => return Err(missing()),
         Kind::Check(_) => {
@@ -406,6 +414,8 @@ pub struct Settings {
     pub eval_file: String,
     /// `UseNNUE`.
     pub use_nnue: bool,
+    /// `AliceTbPath` (empty: no tables).
+    pub tb_path: String,
 }
 
 impl Default for Settings {
@@ -423,6 +433,7 @@ impl Default for Settings {
             debug_log: String::new(),
             eval_file: EMBEDDED_NET.to_string(),
             use_nnue: true,
+            tb_path: String::new(),
         }
     }
 }

@@ -9,6 +9,7 @@ use crate::worker::{Job, Printer, Worker};
 use std::sync::Arc;
 use vorpal_engine::nnue::{embedded_network, Network};
 use vorpal_engine::search::{Limits, SearchControl, Searcher};
+use vorpal_engine::tablebase::Tablebases;
 use vorpal_engine::{Evaluator, Game, Move, Position, Rules, Variant};
 
 /// Engine name and version (UCI `id name`, CECP `myname`).
@@ -72,6 +73,21 @@ impl Session {
         self.settings.eval_file = path.to_string();
         let evaluator = self.evaluator();
         self.worker.searcher().set_evaluator(evaluator);
+        Ok(())
+    }
+
+    /// Uses the endgame tables in `dir` (empty: none). The directory must exist; its files
+    /// are read when a position needs them, and a damaged one is reported then.
+    pub fn set_tb_path(&mut self, dir: &str) -> Result<(), String> {
+        let tables = if dir.is_empty() {
+            None
+        } else {
+            let tb = Tablebases::open(std::path::Path::new(dir))
+                .map_err(|e| format!("AliceTbPath '{dir}': {e}; unchanged"))?;
+            Some(Arc::new(tb))
+        };
+        self.worker.searcher().set_tablebases(tables);
+        self.settings.tb_path = dir.to_string();
         Ok(())
     }
 
@@ -184,6 +200,7 @@ impl Session {
                 return self.replay_under_rules();
             }
             Change::EvalFile(path) => return self.load_network(&path),
+            Change::AliceTbPath(path) => return self.set_tb_path(&path),
             Change::UseNnue(on) => {
                 self.settings.use_nnue = on;
                 let evaluator = self.evaluator();

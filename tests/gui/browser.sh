@@ -2,6 +2,7 @@
 # Browser tests of `vorpal gui`: installs headless Chromium (Debian) and the npm packages of
 # package-lock.json when missing, builds vorpal, and runs the tests with node's test runner.
 # Usage: tests/gui/browser.sh [SCREENSHOT_DIR]   (default: target/gui-screenshots)
+# UPDATE_README_SHOT=1 copies the analysis screenshot over docs/img/gui.png (the README's picture).
 # VORPAL_BIN=path skips the build (default: build `vorpal` with the test profile, which
 # `cargo test --workspace` has already built, so CI pays nothing extra).
 set -euo pipefail
@@ -30,3 +31,8 @@ fi
 export VORPAL_BIN SCREENSHOT_DIR="$shots"
 cd "$here"
 timeout 900 node --test --test-concurrency=1 gui.test.mjs ux.test.mjs
+if [ "${UPDATE_README_SHOT:-}" = 1 ]; then
+  mkdir -p "$root/docs/img"
+  cp "$shots/08-analysis-line-played.png" "$root/docs/img/gui.png"
+  echo "docs/img/gui.png updated from $shots/08-analysis-line-played.png"
+fi

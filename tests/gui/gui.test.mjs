@@ -16,7 +16,8 @@ const figures = [];
 let browser;
 let server;
 
-/** Starts `vorpal gui` on a free port; resolves to {url, child}. */
+/** Starts `vorpal gui` on a free port; resolves to {url, base, token, child}: `url` is the
+ * printed link with the access token, `base` the server's root. */
 function startServer(extra = []) {
   return new Promise((resolve, reject) => {
     const child = spawn(BIN, ['gui', '--port', '0', ...extra], { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -24,10 +25,10 @@ function startServer(extra = []) {
     const timer = setTimeout(() => reject(new Error(`no URL from vorpal gui: ${out}`)), 15000);
     child.stdout.on('data', (d) => {
       out += d;
-      const m = out.match(/http:\/\/[0-9.:]+\//);
+      const m = out.match(/(http:\/\/[0-9.:]+\/)\?token=([A-Za-z0-9_-]+)/);
       if (m) {
         clearTimeout(timer);
-        resolve({ url: m[0], child });
+        resolve({ url: m[0], base: m[1], token: m[2], child });
       }
     });
     child.stderr.on('data', (d) => { out += d; });
@@ -35,8 +36,13 @@ function startServer(extra = []) {
   });
 }
 
-async function openPage(url = server.url) {
-  const page = await browser.newPage({ viewport: { width: 1400, height: 820 } });
+/** Opens the page at `url` (the printed link). Playwright's waiting helpers evaluate strings,
+ * which the server's Content-Security-Policy forbids, so tests bypass it unless `strictCsp`
+ * (the first test loads the page under the real policy and checks that nothing is refused). */
+async function openPage(url = server.url, { strictCsp = false } = {}) {
+  const page = await browser.newPage({ viewport: { width: 1400, height: 820 }, bypassCSP: !strictCsp });
+  page.cspViolations = [];
+  page.on('console', (m) => { if (/Content Security Policy/i.test(m.text())) page.cspViolations.push(m.text()); });
   // Closing a tab ends its session on the server (the page says so on pagehide).
   page.close = ((close) => async () => {
     await page.evaluate(() => window.dispatchEvent(new Event('pagehide')));
@@ -44,7 +50,11 @@ async function openPage(url = server.url) {
   })(page.close.bind(page));
   page.on('pageerror', (e) => { throw e; });
   await page.goto(url);
-  await page.waitForFunction(() => document.getElementById('status').textContent.includes('to move'));
+  if (strictCsp) {
+    await page.locator('#status', { hasText: 'to move' }).waitFor();
+  } else {
+    await page.waitForFunction(() => document.getElementById('status').textContent.includes('to move'));
+  }
   return page;
 }
 
@@ -108,11 +118,11 @@ function enginePieces(moves) {
   return out.sort();
 }
 
-/** The status of GET / with the given Host header (fetch may not set Host). */
-function statusWithHost(base, host) {
+/** The status of GET `path` with the given Host header (fetch may not set Host). */
+function statusWithHost(base, host, path = '/app.js') {
   return new Promise((resolve, reject) => {
     const u = new URL(base);
-    const req = request({ host: u.hostname, port: u.port, path: '/', headers: { Host: host } }, (res) => {
+    const req = request({ host: u.hostname, port: u.port, path, headers: { Host: host } }, (res) => {
       res.resume();
       resolve(res.statusCode);
     });
@@ -135,12 +145,14 @@ after(async () => {
 });
 
 test('page loads offline-complete and reports its load time', async () => {
-  const page = await openPage();
+  const page = await openPage(server.url, { strictCsp: true });
   const timing = await page.evaluate(() => {
     const nav = performance.getEntriesByType('navigation')[0];
     return { dom: nav.domContentLoadedEventEnd, load: nav.loadEventEnd, resources: performance.getEntriesByType('resource').map((r) => r.name) };
   });
-  for (const r of timing.resources) assert.ok(r.startsWith(server.url), `asset from elsewhere: ${r}`);
+  for (const r of timing.resources) assert.ok(r.startsWith(server.base), `asset from elsewhere: ${r}`);
+  assert.equal(page.url(), server.base, 'the token is dropped from the address bar');
+  assert.deepEqual(page.cspViolations, [], 'the page runs under its Content-Security-Policy');
   assert.equal(await page.locator('[data-board="A"][data-square]').count(), 64);
   assert.equal(await page.locator('[data-board="B"][data-square]').count(), 64);
   assert.equal(await page.locator('[data-piece]').count(), 32);
@@ -251,9 +263,9 @@ test('three moves against the engine: replies on the right boards, clocks run', 
 
 test('analysis shows a line of depth 10 or more within a few seconds', async () => {
   const page = await openPage();
-  await page.selectOption('#multipv', '2');
   const t0 = Date.now();
   await page.selectOption('#mode', 'analysis');
+  await page.selectOption('#multipv', '2');
   await page.waitForFunction(
     () => [...document.querySelectorAll('#lines .line')].some((l) => Number(l.dataset.depth) >= 10),
     null,
@@ -450,25 +462,52 @@ test('two tabs at once keep separate games', async () => {
   await two.close();
 });
 
+test('without the printed link the page says where to find it, and the API refuses', async () => {
+  const page = await browser.newPage({ viewport: { width: 900, height: 400 } });
+  const first = await page.goto(server.base);
+  assert.equal(first.status(), 403);
+  assert.match(await page.textContent('body'), /link printed by vorpal gui/);
+  const api = await page.evaluate(async () => (await fetch('/api/session', { method: 'POST' })).status);
+  assert.equal(api, 403);
+  await shot(page, '18-no-token');
+  await page.close();
+});
+
+test('a reloaded page rejoins its game', async () => {
+  const page = await openPage();
+  await clickMove(page, ['A', 'e2'], ['B', 'e4']);
+  await page.waitForSelector(`${cell('B', 'e4')} [data-piece="wp"]`);
+  await page.reload();
+  await page.waitForFunction(() => document.querySelectorAll('#moves .move').length === 1);
+  assert.deepEqual(await page.locator('#moves .move').allTextContents(), ['e4']);
+  await page.close();
+});
+
 test('the server refuses bad requests cleanly', async () => {
-  const base = server.url;
+  const base = server.base;
+  assert.equal((await fetch(`${base}api/state?sid=nope`)).status, 403, 'no token: refused');
+  // Scripts send the token in a header; bodies are JSON.
+  const auth = { Authorization: `token ${server.token}` };
+  const json = { ...auth, 'Content-Type': 'application/json' };
+  const plain = await fetch(`${base}api/session`, { method: 'POST', headers: { ...auth, 'Content-Type': 'text/plain' }, body: '{}' });
+  assert.equal(plain.status, 415);
   assert.equal((await fetch(`${base}../../etc/passwd`)).status, 404);
   assert.equal((await fetch(`${base}nothing`)).status, 404);
-  assert.equal((await fetch(`${base}api/state?sid=nope`)).status, 410);
-  const big = await fetch(`${base}api/cmd?sid=x`, { method: 'POST', body: 'x'.repeat(2 << 20) }).catch(() => null);
+  assert.equal((await fetch(`${base}api/state?sid=nope`, { headers: auth })).status, 410);
+  const big = await fetch(`${base}api/cmd?sid=x`, { method: 'POST', headers: json, body: 'x'.repeat(2 << 20) }).catch(() => null);
   assert.ok(big === null || big.status === 410 || big.status === 413);
   assert.equal(await statusWithHost(base, 'example.com'), 403, 'a foreign Host header is refused');
   assert.equal(await statusWithHost(base, 'localhost'), 200);
-  const s = await (await fetch(`${base}api/session`, { method: 'POST' })).json();
-  const r = await fetch(`${base}api/cmd?sid=${s.sid}`, { method: 'POST', body: '{not json' });
+  const s = await (await fetch(`${base}api/session`, { method: 'POST', headers: auth })).json();
+  const r = await fetch(`${base}api/cmd?sid=${s.sid}`, { method: 'POST', headers: json, body: '{not json' });
   assert.equal(r.status, 400);
-  const m = await fetch(`${base}api/cmd?sid=${s.sid}`, { method: 'POST', body: JSON.stringify({ cmd: 'move', uci: 'e2e5' }) });
+  const m = await fetch(`${base}api/cmd?sid=${s.sid}`, { method: 'POST', headers: json, body: JSON.stringify({ cmd: 'move', uci: 'e2e5' }) });
   assert.equal(m.status, 400);
   assert.match((await m.json()).error, /illegal/);
   // A client that drops a long poll mid-wait does not disturb the server.
   const ctl = new AbortController();
-  const pending = fetch(`${base}api/state?sid=${s.sid}&since=999999`, { signal: ctl.signal }).catch(() => 'aborted');
+  const pending = fetch(`${base}api/state?sid=${s.sid}&since=999999`, { headers: auth, signal: ctl.signal }).catch(() => 'aborted');
   ctl.abort();
   assert.equal(await pending, 'aborted');
-  assert.equal((await fetch(base)).status, 200);
+  assert.equal((await fetch(server.url)).status, 200);
 });

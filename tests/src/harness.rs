@@ -336,10 +336,16 @@ pub struct Run {
 
 /// Runs `vorpal <args>` with empty stdin; panics after `timeout`.
 pub fn run_cli(args: &[&str], timeout: Duration) -> Run {
+    run_cli_env(args, &[], timeout)
+}
+
+/// [`run_cli`] with `env` (name, value) added to the environment.
+pub fn run_cli_env(args: &[&str], env: &[(&str, &str)], timeout: Duration) -> Run {
     let binary = vorpal_binary();
     let start = Instant::now();
     let mut child = Command::new(binary)
         .args(args)
+        .envs(env.iter().copied())
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

@@ -5,7 +5,9 @@
 pub mod data;
 pub mod doc_examples;
 pub mod fuzz;
+pub mod gui_server;
 pub mod harness;
+pub mod module_graph;
 pub mod reference;
 pub mod rules_check;
 pub mod tier;

@@ -1,7 +1,8 @@
 //! The documented examples are true: every example of `docs/protocol.md` (sessions with the UCI
 //! and CECP loops, one-shot command lines) is run against the built binary and its output
 //! compared with the document, apart from the values that vary (see
-//! `vorpal_tests::doc_examples::mask`); the README's command lines run and exit 0.
+//! `vorpal_tests::doc_examples::mask`); the command lines of the README (and of
+//! `docs/nnue.md`, where some of them moved) run and exit 0.
 
 use std::path::Path;
 use std::time::Duration;
@@ -103,6 +104,17 @@ fn shell_words(line: &str) -> Vec<String> {
     words
 }
 
+/// A file named in an example is relative to the repository's root (`docs/examples/blunder.pgn`):
+/// such a word becomes the file's full path; other words are kept.
+fn from_root(word: String) -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(&word);
+    if word.contains('/') && !word.starts_with('/') && path.is_file() {
+        path.to_string_lossy().into_owned()
+    } else {
+        word
+    }
+}
+
 /// Runs a command-line example; returns the output of each step: its stdout lines, then, when
 /// it failed, its stderr lines (where the refusal is). A command shown without output must
 /// succeed; one shown with output may fail, and the output then shows why.
@@ -110,7 +122,7 @@ fn run_commands(ex: &Example) -> Vec<Vec<String>> {
     ex.steps
         .iter()
         .map(|s| {
-            let words = shell_words(&s.input);
+            let words: Vec<String> = shell_words(&s.input).into_iter().map(from_root).collect();
             let args: Vec<&str> = words.iter().map(String::as_str).collect();
             let run = run_cli(&args, SLOW);
             assert!(
@@ -169,6 +181,12 @@ fn every_protocol_example_prints_what_the_document_shows() {
 }
 
 #[test]
+fn every_annotate_example_prints_what_the_document_shows() {
+    let n = check_document("docs/annotate.md");
+    assert!(n >= 2, "only {n} examples found in docs/annotate.md");
+}
+
+#[test]
 fn shell_words_keep_quoted_fens_whole() {
     assert_eq!(
         shell_words(r#"perft 2 "4k3/8/8/8/8/8/8/4K2R w K - 0 1" x"#),
@@ -177,25 +195,30 @@ fn shell_words_keep_quoted_fens_whole() {
     assert_eq!(shell_words(r#"a "" b"#), vec!["a", "", "b"]);
 }
 
-/// The README's command lines (`target/release/vorpal ...` in its shell blocks), without the
-/// comments; lines with a placeholder (`<FEN>`, `PROBLEM.inp`) and the GUI server are skipped.
+/// The command lines (`target/release/vorpal ...` in shell blocks) of the README and of
+/// `docs/nnue.md` (where the README's network commands moved), without the comments; lines
+/// with a placeholder (`<FEN>`, `PROBLEM.inp`) and the GUI server are skipped. (The other
+/// pages' examples are checked with their output, or are too long to run here, such as
+/// generating every 4-man tablebase.)
 fn readme_commands() -> Vec<String> {
-    let readme = document("README.md");
+    let pages = ["README.md", "docs/nnue.md"];
     let mut out = Vec::new();
-    let mut in_block = false;
-    for line in readme.lines() {
-        if line.starts_with("```") {
-            in_block = !in_block;
-            continue;
+    for page in &pages {
+        let mut in_block = false;
+        for line in document(page).lines() {
+            if line.starts_with("```") {
+                in_block = !in_block;
+                continue;
+            }
+            let Some(rest) = line.strip_prefix("target/release/vorpal ").filter(|_| in_block) else {
+                continue;
+            };
+            let command = rest.split("  #").next().unwrap_or(rest).trim();
+            if command.contains('<') || command.contains("PROBLEM.inp") || command.starts_with("gui") {
+                continue;
+            }
+            out.push(command.to_string());
         }
-        let Some(rest) = line.strip_prefix("target/release/vorpal ").filter(|_| in_block) else {
-            continue;
-        };
-        let command = rest.split("  #").next().unwrap_or(rest).trim();
-        if command.contains('<') || command.contains("PROBLEM.inp") || command.starts_with("gui") {
-            continue;
-        }
-        out.push(command.to_string());
     }
     out
 }
@@ -205,7 +228,7 @@ fn every_readme_command_line_runs() {
     let commands = readme_commands();
     assert!(commands.len() >= 8, "{commands:?}");
     for command in &commands {
-        let words = shell_words(command);
+        let words: Vec<String> = shell_words(command).into_iter().map(from_root).collect();
         let args: Vec<&str> = words.iter().map(String::as_str).collect();
         let run = run_cli(&args, SLOW);
         assert!(run.status.success(), "vorpal {command}: {}\n{}", run.status, run.stderr);

@@ -87,3 +87,54 @@ fn every_rules_reference_points_into_the_repository_and_to_a_section_that_exists
         bad.join("\n")
     );
 }
+
+/// The targets of the relative Markdown links of `text` (`[a](b.md#x)` -> `b.md`), web links
+/// and links within the page left out.
+fn relative_links(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for (i, _) in text.match_indices("](") {
+        let rest = &text[i + 2..];
+        let Some(end) = rest.find(')') else { continue };
+        let target = rest[..end].split('#').next().unwrap_or("").trim();
+        if !target.is_empty() && !target.contains("://") && !target.starts_with("mailto:") {
+            out.push(target.to_string());
+        }
+    }
+    out
+}
+
+#[test]
+fn every_docs_page_is_linked_from_the_index_and_every_link_of_the_docs_leads_to_a_file() {
+    let docs = root().join("docs");
+    let index = std::fs::read_to_string(docs.join("README.md")).expect("docs/README.md, the index");
+    let linked = relative_links(&index);
+    let mut pages: Vec<String> = std::fs::read_dir(&docs)
+        .unwrap()
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|n| n.ends_with(".md") && n != "README.md")
+        .collect();
+    pages.sort();
+    assert!(pages.len() >= 8, "{pages:?}");
+    let missing: Vec<&String> = pages.iter().filter(|p| !linked.contains(p)).collect();
+    assert!(
+        missing.is_empty(),
+        "pages of docs/ the index does not link: {missing:?}"
+    );
+    let mut broken = Vec::new();
+    let mut files = vec![root().join("README.md")];
+    files.extend(pages.iter().map(|p| docs.join(p)));
+    files.push(docs.join("README.md"));
+    for file in &files {
+        let text = std::fs::read_to_string(file).unwrap();
+        for target in relative_links(&text) {
+            if !file.parent().unwrap().join(&target).exists() {
+                broken.push(format!("{}: {target}", file.display()));
+            }
+        }
+    }
+    assert!(
+        broken.is_empty(),
+        "links to files that do not exist:\n{}",
+        broken.join("\n")
+    );
+}

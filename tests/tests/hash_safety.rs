@@ -11,8 +11,8 @@
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::sync::atomic::{AtomicU64, Ordering};
+use vorpal_engine::search::tt::{TranspositionTable, TtBound};
 use vorpal_engine::search::{Limits, Report, SearchControl, SearchOptions, Searcher, MATE_BOUND};
-use vorpal_engine::tt::{TranspositionTable, TtBound};
 use vorpal_engine::{bench, BoardId, EnPassant, Game, Move, MoveKind, Position, Rules, Square, Variant};
 
 /// Plays `moves` from `pos`, checking each with `is_legal` and the generator.

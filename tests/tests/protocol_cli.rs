@@ -2,8 +2,9 @@
 //! prints a diagram and one readable line per depth (or JSON); progress goes to stderr.
 
 use std::time::Duration;
+use vorpal_engine::nnue::SimdPath;
 use vorpal_engine::{perft, Position, Rules};
-use vorpal_tests::harness::{run_cli, SOON};
+use vorpal_tests::harness::{run_cli, run_cli_env, SOON};
 
 const LONG: Duration = Duration::from_secs(120);
 
@@ -32,8 +33,33 @@ fn one_command_bench() {
     assert!(lines[1].starts_with("Nodes/second    : "));
     assert!(lines[2].starts_with("Total time (ms) : "));
     assert!(run.stderr.contains("Position"), "progress on stderr: {}", run.stderr);
+    assert!(
+        run.stderr.contains(&format!(
+            "Evaluation: network of 128 hidden neurons, {} kernels",
+            SimdPath::automatic()
+        )),
+        "the kernels' path on stderr: {}",
+        run.stderr
+    );
     let again = run_cli(&["bench", "2"], LONG);
     assert_eq!(again.stdout.lines().next(), Some(lines[0]), "same node count every run");
+}
+
+#[test]
+fn bench_with_the_portable_kernels_searches_the_same_nodes() {
+    let dispatched = run_cli(&["bench", "2"], LONG);
+    let portable = run_cli_env(&["bench", "2"], &[("VORPAL_SIMD", "portable")], LONG);
+    assert!(portable.status.success(), "{}", portable.stderr);
+    assert!(
+        portable
+            .stderr
+            .contains("Evaluation: network of 128 hidden neurons, portable kernels"),
+        "{}",
+        portable.stderr
+    );
+    assert_eq!(portable.stdout.lines().next(), dispatched.stdout.lines().next());
+    let hce = run_cli_env(&["bench", "2", "hce"], &[("VORPAL_SIMD", "portable")], LONG);
+    assert!(hce.stderr.contains("Evaluation: hand-crafted"), "{}", hce.stderr);
 }
 
 #[test]

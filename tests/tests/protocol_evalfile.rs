@@ -4,7 +4,7 @@
 //! false` switches the search to the hand-crafted evaluation.
 
 use std::path::PathBuf;
-use vorpal_engine::nnue::{NetFile, EMBEDDED_NET, INPUTS};
+use vorpal_engine::nnue::{NetFile, EMBEDDED_NET, HIDDEN, INPUTS};
 use vorpal_tests::harness::{assert_legal, game_of, Engine, SOON};
 
 /// A scratch directory for this test's files.
@@ -14,9 +14,8 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
-/// A valid network of 32 hidden neurons that is not the built-in one.
-fn small_net() -> NetFile {
-    let hidden = 32;
+/// A valid network of `hidden` neurons that is not the built-in one.
+fn net_of(hidden: usize) -> NetFile {
     NetFile {
         hidden,
         qa: 255,
@@ -28,6 +27,11 @@ fn small_net() -> NetFile {
         out_weights: (0..2 * hidden).map(|i| ((i * 31) % 41) as i16 - 20).collect(),
         out_bias: 0,
     }
+}
+
+/// A valid network of the engine's hidden size that is not the built-in one.
+fn small_net() -> NetFile {
+    net_of(HIDDEN)
 }
 
 /// The `eval` output of the engine.
@@ -72,6 +76,11 @@ fn bad_network_files_are_refused_and_the_current_network_stays() {
                 b
             },
             "version 99",
+        ),
+        (
+            "hidden.nnue",
+            net_of(2 * HIDDEN).to_bytes(),
+            "hidden size 256, this build's network has 128",
         ),
         (
             "longer.nnue",
@@ -132,7 +141,7 @@ fn a_valid_network_file_is_used_and_embedded_brings_the_default_back() {
         .find(|l| l.starts_with("NNUE evaluation"))
         .expect("NNUE line");
     assert!(
-        nnue.contains(&format!("EvalFile {}", path.display())) && nnue.contains("32 hidden"),
+        nnue.contains(&format!("EvalFile {}", path.display())) && nnue.contains(&format!("{HIDDEN} hidden")),
         "{nnue}"
     );
     assert!(

@@ -1,34 +1,21 @@
-//! Match runner, statistics, data generation and tuning for Vorpal.
+//! Vorpal's tools around the engine, one room each: [`matches`] (the match runner,
+//! `vorpal-match`), [`spsa`] (tuning the search parameters by matches, `vorpal-match spsa`),
+//! [`datagen`] (self-play training data, `vorpal-datagen`), [`texel`] (tuning the evaluation
+//! weights, `vorpal-tune`) and [`nnue`] (training the network, `vorpal-nnue`). [`arena`] is the
+//! UCI client, clock, arbiter and PGN that the match runner and the browser GUI play through;
+//! [`golden`] the one-dimensional minimiser the Texel tuner and the trainer share.
+//!
+//! The rooms import downwards only: `spsa` -> `matches` -> `arena`; `texel` and `nnue` ->
+//! `datagen` (the data format they read) and `golden`.
 
-// Unsafe code is refused except in one documented place: `engine_child::die_with_parent`, the
+// Unsafe code is refused except in one documented place: `arena::engine_child::die_with_parent`, the
 // `pre_exec` hook that makes an engine die with the program that started it (Linux).
 #![deny(unsafe_code)]
 
-pub mod adjudication;
-pub mod arbiter;
-pub mod cli;
+pub mod arena;
 pub mod datagen;
-pub mod datagen_progress;
-pub mod datagen_sink;
-pub mod datagen_tools;
-pub mod elo_report;
-pub mod engine_child;
-pub mod engine_output;
-pub mod engine_process;
-pub mod gameplay;
 pub mod golden;
-pub mod matchrunner;
-pub mod merge;
+pub mod matches;
 pub mod nnue;
-pub mod openings;
-pub mod output;
-pub mod packed;
-pub mod pgn;
-pub mod results;
-pub mod schedule;
 pub mod spsa;
-pub mod spsa_cli;
-pub mod stats;
 pub mod texel;
-pub mod timecontrol;
-pub mod variant_tag;

@@ -1,4 +1,4 @@
-//! Texel tuning of the evaluation parameters.
+//! Texel tuning of the evaluation parameters, run by `vorpal-tune` on `vorpal-datagen` output.
 //!
 //! The evaluation reports every term it uses to a [`Trace`](vorpal_engine::eval::Trace): with a
 //! [`CoefficientTrace`] we get, per parameter, how often it counts for White minus how often

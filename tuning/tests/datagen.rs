@@ -136,3 +136,56 @@ fn depth_limit_and_parse_errors() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn the_recorded_score_belongs_to_the_move_played() {
+    use vorpal_engine::search::{Bound, Report, Score, SearchControl, SearchOptions, Searcher};
+    use vorpal_engine::{Color, Game};
+    // A hard cap just above the soft limit cuts many last iterations: the move played and the
+    // score written must still be those of one completed iteration, as the search reported it.
+    let cfg = datagen::DatagenConfig {
+        nodes: Some(1_500),
+        max_nodes: Some(1_700),
+        ..datagen::DatagenConfig::default()
+    };
+    let limits = cfg.limits();
+    assert_eq!((limits.soft_nodes, limits.nodes), (Some(1_500), Some(1_700)));
+    let options = SearchOptions {
+        threads: 1,
+        hash_mb: 4,
+        ..SearchOptions::default()
+    };
+    let mut searcher = Searcher::new(options);
+    let control = SearchControl::new();
+    let mut game = Game::new(Position::startpos());
+    let (mut cut, mut searched) = (0, 0);
+    while game.outcome().is_none() && searched < 60 {
+        let mut last = None;
+        let m = datagen::search_move(&mut searcher, &game, &limits, &control, &mut |r| {
+            if let Report::Info(info) = r {
+                if info.bound == Bound::Exact && info.multipv == 1 {
+                    last = Some(info);
+                }
+            }
+        })
+        .expect("a legal move");
+        let info = last.expect("an iteration completed");
+        assert_eq!(m.mv, info.pv[0], "the move of the last completed iteration is played");
+        assert_eq!(m.depth, info.depth);
+        let white = game.position().side_to_move() == Color::White;
+        if let Score::Cp(cp) = info.score {
+            assert_eq!(
+                m.score,
+                if white { cp } else { -cp },
+                "the score of that iteration is written"
+            );
+        }
+        cut += (m.nodes >= 1_700) as u32;
+        searched += 1;
+        assert!(game.play(m.mv));
+    }
+    assert!(cut > 5, "only {cut} of {searched} searches reached the hard cap");
+    // Without a hard cap given, it is four times the soft limit.
+    let default = datagen::DatagenConfig::default().limits();
+    assert_eq!((default.soft_nodes, default.nodes), (Some(5_000), Some(20_000)));
+}

@@ -11,9 +11,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use vorpal_engine::search::{Score, SearchControl, SearchOptions, Searcher};
 use vorpal_engine::{GameResult, Position, Rules};
+use vorpal_tuning::datagen::packed::{header, PackedReader, PackedRecord, HEADER_BYTES, RECORD_BYTES};
+use vorpal_tuning::datagen::tools::{convert, merge};
 use vorpal_tuning::datagen::{self, game_seed, parse_line, random_opening, read_progress, OutputFormat};
-use vorpal_tuning::datagen_tools::{convert, merge};
-use vorpal_tuning::packed::{header, PackedReader, PackedRecord, HEADER_BYTES, RECORD_BYTES};
 
 const DATAGEN: &str = env!("CARGO_BIN_EXE_vorpal-datagen");
 
@@ -337,11 +337,7 @@ fn openings_are_balanced_within_the_window() {
         assert_eq!(game.moves().len(), cfg.random_plies as usize);
         // The same search as the check (fresh hash, same limits) finds it balanced.
         searcher.clear();
-        let limits = vorpal_engine::search::Limits {
-            nodes: cfg.nodes,
-            ..Default::default()
-        };
-        let r = searcher.search(&game, &limits, &control, &mut |_| {});
+        let r = searcher.search(&game, &cfg.limits(), &control, &mut |_| {});
         assert!(
             matches!(r.score, Score::Cp(cp) if cp.abs() <= 40),
             "game {index}: {:?}",

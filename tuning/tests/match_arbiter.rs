@@ -12,8 +12,8 @@ use std::collections::BTreeSet;
 use vorpal_engine::{EnPassant, EndReason, Position, Rules, Square};
 use vorpal_tests::data::{perft_cases, tsv_rows};
 use vorpal_tests::reference::{EpMode, RefPosition};
-use vorpal_tuning::arbiter::Arbiter;
-use vorpal_tuning::openings::SplitMix64;
+use vorpal_tuning::arena::arbiter::Arbiter;
+use vorpal_tuning::matches::openings::SplitMix64;
 
 fn arbiter(fen: &str, rules: Rules) -> Arbiter {
     Arbiter::new(Position::from_fen(fen, rules).unwrap_or_else(|e| panic!("{fen}: {e}")))

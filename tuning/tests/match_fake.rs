@@ -2,7 +2,7 @@
 //! matches, every kind of misbehaviour (illegal move, crash, hang, time loss, no handshake),
 //! adjudication, resume after the runner is killed, shards and merge, SPRT stopping, opening
 //! generation. Each match's PGN is read back and replayed, and its results file must agree
-//! with the PGN and with the printed summary (recomputed here with `vorpal_tuning::stats`).
+//! with the PGN and with the printed summary (recomputed here with `vorpal_tuning::matches::stats`).
 
 mod common;
 
@@ -10,8 +10,8 @@ use common::{args, check_summary, fake, load, run, run_and_kill_after, Scratch, 
 use std::path::Path;
 use std::process::Command;
 use vorpal_engine::{GameResult, Rules};
-use vorpal_tuning::results::{GameSummary, Termination};
-use vorpal_tuning::stats::{EloModel, Sprt};
+use vorpal_tuning::matches::results::{GameSummary, Termination};
+use vorpal_tuning::matches::stats::{EloModel, Sprt};
 
 #[test]
 fn random_engines_play_a_full_match_from_a_mixed_book() {
@@ -377,7 +377,7 @@ fn generated_openings_are_unique_balanced_and_deterministic() {
     };
     let one = gen("one.epd", 1);
     assert_eq!(one, gen("two.epd", 2));
-    let book = vorpal_tuning::openings::parse_openings(&one, Rules::default()).unwrap();
+    let book = vorpal_tuning::matches::openings::parse_openings(&one, Rules::default()).unwrap();
     assert_eq!(book.len(), 40);
     for (i, a) in book.iter().enumerate() {
         assert_eq!(a.start.fullmove_number(), 4);

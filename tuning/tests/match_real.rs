@@ -49,8 +49,14 @@ fn vorpal_against_itself_at_fixed_nodes() {
     assert!(out.status.success());
     let (games, header, lines) = load(&dir.path("m.pgn"));
     assert_eq!((header.total_games, lines.len()), (6, 6));
-    let sprt =
-        vorpal_tuning::stats::Sprt::new(0.0, 10.0, 0.05, 0.05, vorpal_tuning::stats::EloModel::Normalized).unwrap();
+    let sprt = vorpal_tuning::matches::stats::Sprt::new(
+        0.0,
+        10.0,
+        0.05,
+        0.05,
+        vorpal_tuning::matches::stats::EloModel::Normalized,
+    )
+    .unwrap();
     check_summary(
         &String::from_utf8_lossy(&out.stdout),
         ["vorpal-a", "vorpal-b"],
@@ -62,10 +68,10 @@ fn vorpal_against_itself_at_fixed_nodes() {
         .moves
         .iter()
         .any(|m| m.comment.as_deref().is_some_and(|c| c.contains('/')))));
-    assert!(lines
-        .iter()
-        .all(|l| l.termination == vorpal_tuning::results::Termination::Normal
-            || l.termination == vorpal_tuning::results::Termination::Adjudication));
+    assert!(lines.iter().all(
+        |l| l.termination == vorpal_tuning::matches::results::Termination::Normal
+            || l.termination == vorpal_tuning::matches::results::Termination::Adjudication
+    ));
 }
 
 #[test]
@@ -117,5 +123,5 @@ fn vorpal_against_a_peer_engine_when_one_is_given() {
     assert_eq!(lines.len(), 4);
     assert!(lines
         .iter()
-        .all(|l| l.termination != vorpal_tuning::results::Termination::IllegalMove));
+        .all(|l| l.termination != vorpal_tuning::matches::results::Termination::IllegalMove));
 }

@@ -270,7 +270,7 @@ fn the_engine_evaluates_like_the_trainers_quantised_model() {
         *b = rng.gen_range(0.0..0.5);
     }
     let file = vorpal_tuning::nnue::quant::quantise(&float, 400, "test".into());
-    let engine = vorpal_engine::nnue::Network::from_file(file.clone()).unwrap();
+    let engine = vorpal_engine::nnue::Network::<32>::from_file(file.clone()).unwrap();
     let mut compared = 0;
     for line in synthetic_lines(20, 5) {
         let fen = line.split(" | ").next().unwrap();

@@ -6,7 +6,7 @@ use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use std::io::Cursor;
 use vorpal_engine::{GameResult, Move, Position, Rules, Variant};
-use vorpal_tuning::packed::{
+use vorpal_tuning::datagen::packed::{
     check_header, header, PackedReader, PackedRecord, PackedWriter, HEADER_BYTES, MAX_SCORE, RECORD_BYTES,
 };
 
@@ -180,7 +180,13 @@ fn files_stream_and_truncation_is_an_error() {
     assert_eq!(items.len(), 300);
     assert!(items[..299].iter().all(|r| r.is_ok()));
     let err = items[299].as_ref().unwrap_err().to_string();
-    assert!(err.contains("truncated record"), "{err}");
+    assert_eq!(
+        err,
+        format!(
+            "truncated record at byte {}: 27 of 32 bytes after 299 complete records",
+            16 + 299 * 32
+        )
+    );
 
     // Headers: empty file, wrong magic, other version, reserved field.
     assert!(PackedReader::new(Cursor::new(Vec::new())).is_err());

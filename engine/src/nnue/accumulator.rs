@@ -6,7 +6,7 @@
 //! computed and applies the recorded changes forward. Debug builds compare every result with a
 //! full refresh.
 
-use super::network::{Accumulator, Network, PieceAt};
+use super::network::{Accumulator, Network, PieceAt, HIDDEN};
 use crate::position::{CastleSide, Position};
 use crate::types::{Color, Move, MoveKind, Piece};
 use arrayvec::ArrayVec;
@@ -73,20 +73,20 @@ impl FeatureChange {
     }
 }
 
-/// Accumulators of one search thread, one per ply.
-pub struct AccumulatorStack {
-    accumulators: Vec<Accumulator>,
+/// Accumulators of one search thread, one per ply, for a network of `H` hidden neurons.
+pub struct AccumulatorStack<const H: usize = HIDDEN> {
+    accumulators: Vec<Accumulator<H>>,
     changes: Vec<FeatureChange>,
     computed: Vec<bool>,
     /// The full refresh debug builds compare every incremental result with (kept, so the
     /// check allocates nothing).
     #[cfg(debug_assertions)]
-    fresh: Accumulator,
+    fresh: Accumulator<H>,
 }
 
-impl AccumulatorStack {
+impl<const H: usize> AccumulatorStack<H> {
     /// A stack for `plies` plies of `net`.
-    pub fn new(net: &Network, plies: usize) -> AccumulatorStack {
+    pub fn new(net: &Network<H>, plies: usize) -> AccumulatorStack<H> {
         AccumulatorStack {
             accumulators: vec![net.new_accumulator(); plies],
             changes: vec![FeatureChange::default(); plies],
@@ -97,7 +97,7 @@ impl AccumulatorStack {
     }
 
     /// Computes ply 0 from scratch (the root of a search).
-    pub fn set_root(&mut self, net: &Network, root: &Position) {
+    pub fn set_root(&mut self, net: &Network<H>, root: &Position) {
         net.refresh(root, &mut self.accumulators[0]);
         self.computed[0] = true;
     }
@@ -117,7 +117,7 @@ impl AccumulatorStack {
     }
 
     /// Evaluation of `pos`, the position at `ply` of the current path.
-    pub fn evaluate(&mut self, net: &Network, ply: usize, pos: &Position) -> i32 {
+    pub fn evaluate(&mut self, net: &Network<H>, ply: usize, pos: &Position) -> i32 {
         let mut base = ply;
         while !self.computed[base] {
             debug_assert!(base > 0, "ply 0 is always computed");

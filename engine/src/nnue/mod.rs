@@ -10,11 +10,16 @@ mod embedded;
 pub mod features;
 pub mod format;
 mod network;
+#[allow(unsafe_code)]
+pub mod simd;
 
 pub use accumulator::{AccumulatorStack, FeatureChange};
 pub use embedded::{embedded_network, EMBEDDED_NET};
 pub use features::{feature_index, INPUTS};
 pub use format::{NetError, NetFile, FORMAT_VERSION};
-pub use network::{Accumulator, Network, PieceAt, MAX_EVAL};
+pub use network::{Accumulator, Network, PieceAt, HIDDEN, MAX_EVAL, MAX_QA};
+pub use simd::SimdPath;
+#[cfg(test)]
+mod simd_tests;
 #[cfg(test)]
 mod tests;

@@ -1,47 +1,115 @@
 //! Quantised inference: the first layer as i16 rows per feature, accumulators of i16, the
 //! output layer as an i32 dot product of squared clipped activations.
 //!
-//! Loops run over plain slices of whole rows so the compiler vectorises them (16 lanes of i16
-//! per AVX2 register); no `unsafe`.
+//! The hidden size is a compile-time constant of the network type ([`HIDDEN`] for the
+//! engine's network), so rows and accumulators are fixed-size arrays, aligned to 64 bytes.
+//! The loops themselves are the kernels of [`super::simd`], of the path chosen when the
+//! network loads.
 
 use super::features::{feature_index, INPUTS};
-use super::format::{NetError, NetFile};
+use super::format::{NetError, NetFile, MAX_HIDDEN};
+use super::simd::{Kernels, SimdPath, OUTPUT_CHUNK};
 use crate::position::Position;
 use crate::types::{BoardId, Color, Piece};
+use arrayvec::ArrayVec;
+use std::fmt;
 
 /// Largest magnitude an evaluation of the network may have (well inside the non-mate range).
 pub const MAX_EVAL: i32 = 20_000;
 
-/// Output terms summed in i32 before moving to i64 (bounds the worst case below 2^31).
-const OUTPUT_CHUNK: usize = 128;
+/// Hidden neurons per perspective of the engine's network; a file of another size is refused.
+pub const HIDDEN: usize = 128;
 
-/// A loaded network, ready for inference.
-#[derive(Clone, Debug)]
-pub struct Network {
-    hidden: usize,
+/// Largest accumulator quantisation: 128 output terms of at most `32767 · qa` each must sum
+/// below 2^31 (see [`OUTPUT_CHUNK`]).
+pub const MAX_QA: u32 = (i32::MAX as u64 / (OUTPUT_CHUNK as u64 * i16::MAX as u64)) as u32;
+
+/// One row of `H` weights or activations, aligned to a cache line.
+#[derive(Clone, PartialEq, Eq)]
+#[repr(C, align(64))]
+struct Row<const H: usize>([i16; H]);
+
+impl<const H: usize> Row<H> {
+    /// The row of a slice of exactly `H` values.
+    fn of(values: &[i16]) -> Row<H> {
+        Row(values.try_into().expect("a row has H values"))
+    }
+}
+
+/// A loaded network of `H` hidden neurons per perspective, ready for inference.
+#[derive(Clone)]
+pub struct Network<const H: usize = HIDDEN> {
+    kernels: Kernels,
     qa: i32,
     qb: i32,
     scale: i32,
-    /// `INPUTS` rows of `hidden` weights.
-    ft_weights: Vec<i16>,
-    ft_bias: Vec<i16>,
-    /// `2 * hidden`: side to move, then the other side.
-    out_weights: Vec<i16>,
+    /// `INPUTS` rows.
+    ft_weights: Vec<Row<H>>,
+    ft_bias: Row<H>,
+    /// The side to move's output weights, then the other side's.
+    out_weights: [Row<H>; 2],
     out_bias: i32,
     text: String,
 }
 
-/// The two perspectives' hidden activations before clipping (White's first).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Accumulator {
-    /// `2 * hidden`: White's perspective, then Black's.
-    pub values: Vec<i16>,
+impl<const H: usize> fmt::Debug for Network<H> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "Network {{ hidden: {H}, qa: {}, qb: {}, scale: {}, simd: {} }}",
+            self.qa,
+            self.qb,
+            self.scale,
+            self.kernels.path()
+        )
+    }
 }
 
-impl Network {
-    /// Builds the inference form of a network file; refuses weights whose products could
-    /// overflow the integer arithmetic.
-    pub fn from_file(file: NetFile) -> Result<Network, NetError> {
+/// The two perspectives' hidden activations before clipping, White's first.
+#[derive(Clone, PartialEq, Eq)]
+#[repr(C, align(64))]
+pub struct Accumulator<const H: usize = HIDDEN> {
+    halves: [[i16; H]; 2],
+}
+
+impl<const H: usize> Accumulator<H> {
+    /// The activations of `perspective`.
+    pub fn perspective(&self, perspective: Color) -> &[i16; H] {
+        &self.halves[perspective.index()]
+    }
+}
+
+impl<const H: usize> fmt::Debug for Accumulator<H> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Accumulator")
+            .field("white", &&self.halves[0][..])
+            .field("black", &&self.halves[1][..])
+            .finish()
+    }
+}
+
+impl<const H: usize> Network<H> {
+    /// The hidden size must suit the kernels (whole groups of 16 lanes) and the file format.
+    const VALID_HIDDEN: () = assert!(H > 0 && H.is_multiple_of(16) && H <= MAX_HIDDEN);
+
+    /// Builds the inference form of a network file with the kernels `VORPAL_SIMD` asks for
+    /// (the widest this processor runs unless it says `portable`); refuses a file of another
+    /// hidden size and weights whose products could overflow the integer arithmetic.
+    pub fn from_file(file: NetFile) -> Result<Network<H>, NetError> {
+        #[allow(clippy::let_unit_value)]
+        let () = Self::VALID_HIDDEN;
+        if file.hidden != H {
+            return Err(NetError::Header(format!(
+                "hidden size {}, this build's network has {H}",
+                file.hidden
+            )));
+        }
+        if file.qa > MAX_QA {
+            return Err(NetError::Header(format!(
+                "qa {} above {MAX_QA} (the output sums could overflow)",
+                file.qa
+            )));
+        }
         let qa = file.qa as i32;
         // v * w must fit i16 for v in 0..=qa (the output dot product multiplies in i16 first).
         let limit = i16::MAX as i32 / qa;
@@ -50,27 +118,45 @@ impl Network {
                 "output weight {w} exceeds {limit} (= 32767 / qa {qa})"
             )));
         }
+        let kernels = Kernels::new(SimdPath::from_environment())
+            .or_else(|| Kernels::new(SimdPath::Portable))
+            .expect("the portable kernels run everywhere");
         Ok(Network {
-            hidden: file.hidden,
+            kernels,
             qa,
             qb: file.qb as i32,
             scale: file.scale as i32,
-            ft_weights: file.ft_weights,
-            ft_bias: file.ft_bias,
-            out_weights: file.out_weights,
+            ft_weights: file.ft_weights.chunks_exact(H).map(Row::of).collect(),
+            ft_bias: Row::of(&file.ft_bias),
+            out_weights: [Row::of(&file.out_weights[..H]), Row::of(&file.out_weights[H..])],
             out_bias: file.out_bias,
             text: file.text,
         })
     }
 
     /// Reads and checks a network from the bytes of a network file.
-    pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetError> {
+    pub fn from_bytes(bytes: &[u8]) -> Result<Network<H>, NetError> {
         Network::from_file(NetFile::from_bytes(bytes)?)
+    }
+
+    /// The same network computed by the kernels of `path`; `None` when this processor does
+    /// not run them.
+    pub fn with_simd(&self, path: SimdPath) -> Option<Network<H>> {
+        let kernels = Kernels::new(path)?;
+        Some(Network {
+            kernels,
+            ..self.clone()
+        })
+    }
+
+    /// The kernels' path this network computes with.
+    pub fn simd(&self) -> SimdPath {
+        self.kernels.path()
     }
 
     /// Hidden neurons per perspective.
     pub fn hidden(&self) -> usize {
-        self.hidden
+        H
     }
 
     /// The description stored with the network.
@@ -78,82 +164,85 @@ impl Network {
         &self.text
     }
 
-    /// The network applies to standard Alice, under any en passant option and Chess960 flag.
-    pub fn applies_to(pos: &Position) -> bool {
-        pos.rules().variant == crate::rules::Variant::Alice
-    }
-
     /// The weight row of one feature.
     #[inline(always)]
-    fn row(&self, feature: usize) -> &[i16] {
-        &self.ft_weights[feature * self.hidden..(feature + 1) * self.hidden]
+    fn row(&self, feature: usize) -> &[i16; H] {
+        &self.ft_weights[feature].0
     }
 
-    /// A fresh accumulator of the right size (not yet meaningful).
-    pub fn new_accumulator(&self) -> Accumulator {
-        Accumulator {
-            values: vec![0; 2 * self.hidden],
-        }
+    /// A fresh accumulator (not yet meaningful).
+    pub fn new_accumulator(&self) -> Accumulator<H> {
+        Accumulator { halves: [[0; H]; 2] }
     }
 
     /// Computes both perspectives from scratch.
-    pub fn refresh(&self, pos: &Position, acc: &mut Accumulator) {
-        let (white, black) = acc.values.split_at_mut(self.hidden);
-        white.copy_from_slice(&self.ft_bias);
-        black.copy_from_slice(&self.ft_bias);
+    pub fn refresh(&self, pos: &Position, acc: &mut Accumulator<H>) {
+        acc.halves = [self.ft_bias.0; 2];
+        let mut rows: [ArrayVec<&[i16; H], 32>; 2] = [ArrayVec::new(), ArrayVec::new()];
         for board in BoardId::BOTH {
             for color in Color::BOTH {
                 for kind in crate::types::PieceKind::ALL {
                     let piece = Piece::new(color, kind);
                     for sq in pos.pieces(board, color, kind) {
-                        add_row(white, self.row(feature_index(Color::White, piece, board, sq)));
-                        add_row(black, self.row(feature_index(Color::Black, piece, board, sq)));
+                        for perspective in Color::BOTH {
+                            let list = &mut rows[perspective.index()];
+                            // A set-up position may hold more than 32 pieces: add them in
+                            // several passes.
+                            if list.is_full() {
+                                self.add_rows(&mut acc.halves[perspective.index()], list);
+                                list.clear();
+                            }
+                            list.push(self.row(feature_index(perspective, piece, board, sq)));
+                        }
                     }
                 }
             }
         }
+        for (half, list) in acc.halves.iter_mut().zip(&rows) {
+            self.add_rows(half, list);
+        }
+    }
+
+    /// `half += Σ rows`.
+    fn add_rows(&self, half: &mut [i16; H], rows: &[&[i16; H]]) {
+        let base = *half;
+        self.kernels.update(half, &base, &[], rows);
     }
 
     /// `child = parent - removed + added` for both perspectives (an Alice move empties at most
     /// three cells and fills at most two).
-    pub fn update(&self, parent: &Accumulator, child: &mut Accumulator, removed: &[PieceAt], added: &[PieceAt]) {
-        let h = self.hidden;
-        for (half, perspective) in Color::BOTH.into_iter().enumerate() {
-            let src = &parent.values[half * h..(half + 1) * h];
-            let dst = &mut child.values[half * h..(half + 1) * h];
-            let rows = |cells: &[PieceAt]| -> [Option<&[i16]>; 3] {
-                let mut out = [None, None, None];
-                for (slot, cell) in out.iter_mut().zip(cells) {
-                    *slot = Some(self.row(feature_index(perspective, cell.piece, cell.board, cell.square)));
-                }
-                out
-            };
-            match (rows(removed), rows(added)) {
-                ([Some(r1), None, None], [Some(a1), None, None]) => sub_add(dst, src, r1, a1),
-                ([Some(r1), Some(r2), None], [Some(a1), None, None]) => sub2_add(dst, src, r1, r2, a1),
-                (rem, add) => {
-                    dst.copy_from_slice(src);
-                    for r in rem.into_iter().flatten() {
-                        sub_row(dst, r);
-                    }
-                    for a in add.into_iter().flatten() {
-                        add_row(dst, a);
-                    }
-                }
+    #[inline]
+    pub fn update(&self, parent: &Accumulator<H>, child: &mut Accumulator<H>, removed: &[PieceAt], added: &[PieceAt]) {
+        let (removed, added) = (&removed[..removed.len().min(3)], &added[..added.len().min(2)]);
+        for perspective in Color::BOTH {
+            let row = |c: &PieceAt| self.row(feature_index(perspective, c.piece, c.board, c.square));
+            // Fixed arrays (unused slots hold any row) spare building a list per call.
+            let mut sub = [&self.ft_bias.0; 3];
+            let mut add = [&self.ft_bias.0; 2];
+            for (slot, cell) in sub.iter_mut().zip(removed) {
+                *slot = row(cell);
             }
+            for (slot, cell) in add.iter_mut().zip(added) {
+                *slot = row(cell);
+            }
+            let half = perspective.index();
+            self.kernels.update(
+                &mut child.halves[half],
+                &parent.halves[half],
+                &sub[..removed.len()],
+                &add[..added.len()],
+            );
         }
     }
 
     /// Evaluation in centipawns from the side to move's view, from an accumulator of `pos`.
-    pub fn evaluate(&self, acc: &Accumulator, side_to_move: Color) -> i32 {
-        let h = self.hidden;
-        let (white, black) = acc.values.split_at(h);
-        let (us, them) = if side_to_move == Color::White {
-            (white, black)
-        } else {
-            (black, white)
-        };
-        let sum = self.dot(us, &self.out_weights[..h]) + self.dot(them, &self.out_weights[h..]);
+    #[inline]
+    pub fn evaluate(&self, acc: &Accumulator<H>, side_to_move: Color) -> i32 {
+        let us = side_to_move.index();
+        let [w_us, w_them] = &self.out_weights;
+        let sum = self
+            .kernels
+            .output(&acc.halves[us], &acc.halves[1 - us], &w_us.0, &w_them.0, self.qa as i16);
         let out = (sum / self.qa as i64 + self.out_bias as i64) * self.scale as i64 / (self.qa * self.qb) as i64;
         out.clamp(-MAX_EVAL as i64, MAX_EVAL as i64) as i32
     }
@@ -164,22 +253,12 @@ impl Network {
         self.refresh(pos, &mut acc);
         self.evaluate(&acc, pos.side_to_move())
     }
+}
 
-    /// `Σ screlu(x) * w` with screlu(x) = clamp(x, 0, qa)^2, as `(v * w) * v` so the first
-    /// product stays in i16 (checked at load), summed in i32 chunks and then in i64.
-    #[inline(always)]
-    fn dot(&self, acc: &[i16], weights: &[i16]) -> i64 {
-        let qa = self.qa as i16;
-        let mut total = 0i64;
-        for (a, w) in acc.chunks(OUTPUT_CHUNK).zip(weights.chunks(OUTPUT_CHUNK)) {
-            let mut sum = 0i32;
-            for (&x, &w) in a.iter().zip(w) {
-                let v = x.clamp(0, qa);
-                sum += (v.wrapping_mul(w) as i32) * v as i32;
-            }
-            total += sum as i64;
-        }
-        total
+impl Network {
+    /// The network applies to standard Alice, under any en passant option and Chess960 flag.
+    pub fn applies_to(pos: &Position) -> bool {
+        pos.rules().variant == crate::rules::Variant::Alice
     }
 }
 
@@ -192,34 +271,6 @@ pub struct PieceAt {
     pub board: BoardId,
     /// Its square.
     pub square: crate::types::Square,
-}
-
-#[inline(always)]
-fn add_row(dst: &mut [i16], row: &[i16]) {
-    for (d, &w) in dst.iter_mut().zip(row) {
-        *d = d.wrapping_add(w);
-    }
-}
-
-#[inline(always)]
-fn sub_row(dst: &mut [i16], row: &[i16]) {
-    for (d, &w) in dst.iter_mut().zip(row) {
-        *d = d.wrapping_sub(w);
-    }
-}
-
-#[inline(always)]
-fn sub_add(dst: &mut [i16], src: &[i16], r: &[i16], a: &[i16]) {
-    for (((d, &s), &r), &a) in dst.iter_mut().zip(src).zip(r).zip(a) {
-        *d = s.wrapping_sub(r).wrapping_add(a);
-    }
-}
-
-#[inline(always)]
-fn sub2_add(dst: &mut [i16], src: &[i16], r1: &[i16], r2: &[i16], a: &[i16]) {
-    for ((((d, &s), &r1), &r2), &a) in dst.iter_mut().zip(src).zip(r1).zip(r2).zip(a) {
-        *d = s.wrapping_sub(r1).wrapping_sub(r2).wrapping_add(a);
-    }
 }
 
 /// Features of the network are defined for the two boards of standard Alice.

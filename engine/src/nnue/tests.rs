@@ -8,17 +8,17 @@ use crate::rules::{EnPassant, Rules, Variant};
 use crate::types::{Color, Move, PieceKind};
 
 /// A small deterministic generator (the engine has no `rand` dependency).
-struct Lcg(u64);
+pub(super) struct Lcg(pub(super) u64);
 
 impl Lcg {
-    fn next(&mut self) -> u64 {
+    pub(super) fn next(&mut self) -> u64 {
         self.0 = self
             .0
             .wrapping_mul(6364136223846793005)
             .wrapping_add(1442695040888963407);
         self.0 >> 33
     }
-    fn range(&mut self, lo: i32, hi: i32) -> i32 {
+    pub(super) fn range(&mut self, lo: i32, hi: i32) -> i32 {
         lo + (self.next() % (hi - lo + 1) as u64) as i32
     }
 }
@@ -74,7 +74,13 @@ fn float_eval(file: &NetFile, pos: &Position) -> f64 {
 
 use crate::types::{BoardId, Piece};
 
-fn walk_and_check(net: &Network, start: Position, seed: u64, plies: usize, evaluate_every: u64) -> usize {
+fn walk_and_check<const H: usize>(
+    net: &Network<H>,
+    start: Position,
+    seed: u64,
+    plies: usize,
+    evaluate_every: u64,
+) -> usize {
     let mut rng = Lcg(seed);
     let mut stack = AccumulatorStack::new(net, plies + 2);
     let mut pos = start;
@@ -116,7 +122,7 @@ fn walk_and_check(net: &Network, start: Position, seed: u64, plies: usize, evalu
 
 #[test]
 fn incremental_updates_equal_a_refresh_after_random_walks() {
-    let net = Network::from_file(random_net(64, 7)).unwrap();
+    let net = Network::<64>::from_file(random_net(64, 7)).unwrap();
     let mut checked = 0;
     for ep in EnPassant::ALL {
         for seed in 0..12 {
@@ -147,7 +153,7 @@ fn incremental_updates_equal_a_refresh_after_random_walks() {
 
 #[test]
 fn en_passant_captures_update_like_a_refresh() {
-    let net = Network::from_file(random_net(32, 3)).unwrap();
+    let net = Network::<32>::from_file(random_net(32, 3)).unwrap();
     for ep in [EnPassant::Normal, EnPassant::Double] {
         let rules = Rules::with_en_passant(ep);
         let mut seen = 0;
@@ -188,7 +194,7 @@ fn en_passant_captures_update_like_a_refresh() {
 
 #[test]
 fn null_moves_keep_the_accumulator_and_swap_the_view() {
-    let net = Network::from_file(random_net(32, 11)).unwrap();
+    let net = Network::<32>::from_file(random_net(32, 11)).unwrap();
     let pos = Position::startpos();
     let mut stack = AccumulatorStack::new(&net, 4);
     stack.set_root(&net, &pos);
@@ -204,9 +210,10 @@ const QUANTISATION_TOLERANCE_CP: f64 = 2.0;
 
 #[test]
 fn quantised_evaluation_equals_the_float_model() {
-    for (hidden, seed) in [(16, 1), (64, 2), (256, 3)] {
+    fn check<const H: usize>(seed: u64) {
+        let hidden = H;
         let file = random_net(hidden, seed);
-        let net = Network::from_file(file.clone()).unwrap();
+        let net = Network::<H>::from_file(file.clone()).unwrap();
         let mut rng = Lcg(seed);
         let mut pos = Position::startpos();
         let mut worst: f64 = 0.0;
@@ -222,13 +229,32 @@ fn quantised_evaluation_equals_the_float_model() {
         }
         assert!(worst <= QUANTISATION_TOLERANCE_CP, "hidden {hidden}: off by {worst} cp");
     }
+    check::<16>(1);
+    check::<64>(2);
+    check::<256>(3);
 }
 
 #[test]
 fn networks_whose_products_could_overflow_are_refused() {
     let mut file = random_net(16, 5);
     file.out_weights[3] = 200;
-    assert!(matches!(Network::from_file(file), Err(NetError::Header(_))));
+    assert!(matches!(Network::<16>::from_file(file), Err(NetError::Header(_))));
+    let mut file = random_net(16, 5);
+    file.qa = MAX_QA + 1;
+    file.out_weights.iter_mut().for_each(|w| *w = 0);
+    assert!(matches!(Network::<16>::from_file(file), Err(NetError::Header(_))));
+}
+
+#[test]
+fn a_file_of_another_hidden_size_is_refused() {
+    let err = Network::<HIDDEN>::from_file(random_net(HIDDEN * 2, 5)).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        format!(
+            "bad network header: hidden size {}, this build's network has {HIDDEN}",
+            HIDDEN * 2
+        )
+    );
 }
 
 #[test]

@@ -7,7 +7,7 @@ use super::see::see_ge;
 use super::thread::{StackEntry, Worker};
 use super::{INFINITY, MATE, MATE_BOUND, MAX_PLY};
 use crate::position::Position;
-use crate::tt::TtBound;
+use crate::search::tt::TtBound;
 use crate::types::{Move, PieceKind};
 use arrayvec::ArrayVec;
 
@@ -52,6 +52,10 @@ impl Worker<'_> {
             beta = beta.min(MATE - ply as i32 - 1);
             if alpha >= beta {
                 return alpha;
+            }
+            // Endgame tables: the exact result (when loaded and holding this material).
+            if let Some(score) = self.tablebase_score(pos, ply) {
+                return score;
             }
         }
 
@@ -131,6 +135,7 @@ impl Worker<'_> {
                 let mut child = *pos;
                 child.make_null_move();
                 self.count_copy_make();
+                self.shared.tt.prefetch(child.key());
                 self.enter_null_child(ply + 1);
                 self.stack[ply].moved = None;
                 self.keys.push(pos.key());
@@ -191,8 +196,7 @@ impl Worker<'_> {
             // rules most moves out); the others are made once pruning has passed them.
             let mut made = None;
             if may_give_check(pos, mv) {
-                self.count_copy_make();
-                made = Some(pos.after(mv));
+                made = Some(self.make_child(pos, mv));
             } else {
                 debug_assert!(!pos.gives_check(mv), "check pre-test missed {mv:?} in {}", pos.to_fen());
             }
@@ -224,10 +228,7 @@ impl Worker<'_> {
             }
             let child = match made {
                 Some(child) => child,
-                None => {
-                    self.count_copy_make();
-                    pos.after(mv)
-                }
+                None => self.make_child(pos, mv),
             };
             moves_searched += 1;
             if root && self.id == 0 {
@@ -387,7 +388,7 @@ impl Worker<'_> {
     fn singular(
         &mut self,
         pos: &Position,
-        tt: Option<crate::tt::TtEntry>,
+        tt: Option<crate::search::tt::TtEntry>,
         depth: i32,
         ply: usize,
         beta: i32,
@@ -443,8 +444,7 @@ impl Worker<'_> {
             if !see_ge(pos, mv, probcut_beta - static_eval) {
                 continue;
             }
-            self.count_copy_make();
-            let child = pos.after(mv);
+            let child = self.make_child(pos, mv);
             let piece = pos.moved_piece(mv).expect("legal move has a piece");
             self.stack[ply].moved = Some(piece_cell(piece, mv));
             self.stack[ply + 1].double_extensions = self.stack[ply].double_extensions;

@@ -19,8 +19,12 @@ pub struct Clock {
 pub struct Limits {
     /// Maximum depth in plies.
     pub depth: Option<u32>,
-    /// Maximum nodes (summed over threads).
+    /// Maximum nodes (summed over threads): the search stops there, mid-iteration if need be.
     pub nodes: Option<u64>,
+    /// Soft node limit: no new iteration starts once this many nodes are searched (the main
+    /// thread checks after each completed iteration), so the result is that of a whole
+    /// iteration unless `nodes`, the hard cap, ends one first. Data generation uses it.
+    pub soft_nodes: Option<u64>,
     /// Fixed time for this move.
     pub movetime: Option<Duration>,
     /// Search for a mate in this many moves.
@@ -64,6 +68,7 @@ impl Limits {
     pub fn is_unbounded(&self) -> bool {
         self.depth.is_none()
             && self.nodes.is_none()
+            && self.soft_nodes.is_none()
             && self.movetime.is_none()
             && self.mate.is_none()
             && self.clock.is_none()

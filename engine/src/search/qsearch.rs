@@ -8,7 +8,7 @@ use super::see::{see_ge, SEE_VALUES};
 use super::thread::Worker;
 use super::{INFINITY, MATE, MATE_BOUND, MAX_PLY};
 use crate::position::Position;
-use crate::tt::TtBound;
+use crate::search::tt::TtBound;
 use crate::types::{Move, MoveList};
 use crate::GenType;
 
@@ -96,8 +96,7 @@ impl Worker<'_> {
                     debug_assert!(!pos.gives_check(mv), "check pre-test missed {mv:?} in {}", pos.to_fen());
                     continue;
                 }
-                self.count_copy_make();
-                let child = pos.after(mv);
+                let child = self.make_child(pos, mv);
                 if child.in_check() && see_ge(pos, mv, 0) && self.qsearch_child(pos, &child, mv, beta, ply, &mut line) {
                     break;
                 }
@@ -119,8 +118,7 @@ impl Worker<'_> {
 
     /// Searches one move and folds its score into `line`; true on a beta cutoff (or stop).
     fn qsearch_move(&mut self, pos: &Position, mv: Move, beta: i32, ply: usize, line: &mut Line) -> bool {
-        self.count_copy_make();
-        let child = pos.after(mv);
+        let child = self.make_child(pos, mv);
         self.qsearch_child(pos, &child, mv, beta, ply, line)
     }
 

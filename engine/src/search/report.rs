@@ -88,10 +88,14 @@ pub struct SearchResult {
     pub best: Option<Move>,
     /// Expected reply, for pondering.
     pub ponder: Option<Move>,
-    /// Score of the best move.
+    /// Score of the best move of the last completed iteration.
     pub score: Score,
     /// Last completed depth.
     pub depth: u32,
+    /// The best move of the last completed iteration: the move `score` and `depth` belong to
+    /// (None when no iteration completed). `best` can differ when a stopped iteration had
+    /// already found a move that beats it.
+    pub completed_best: Option<Move>,
     /// Nodes searched (all threads).
     pub nodes: u64,
 }

@@ -5,13 +5,15 @@ use super::history::History;
 use super::params::{Reductions, SearchParams};
 use super::report::{Bound, Report, Score, SearchInfo, SearchResult};
 use super::thread::{RootMove, SearchControl, Shared, Worker};
-use super::{strength, Limits, INFINITY, MATE, MATE_BOUND, MAX_PLY};
+use super::{strength, tablebase_root, Limits, INFINITY, MATE, MATE_BOUND, MAX_PLY};
 use crate::evaluator::Evaluator;
 use crate::game::Game;
-use crate::time::TimeManager;
-use crate::tt::TranspositionTable;
+use crate::search::time::TimeManager;
+use crate::search::tt::TranspositionTable;
+use crate::tablebase::Tablebases;
 use crate::types::Move;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Engine settings that persist between searches.
@@ -51,6 +53,8 @@ pub struct Searcher {
     histories: Vec<History>,
     params: SearchParams,
     evaluator: Evaluator,
+    /// Endgame tables (`AliceTbPath`), when loaded.
+    tablebases: Option<Arc<Tablebases>>,
     /// Positions made by all searches so far (the `stats` build).
     #[cfg(feature = "stats")]
     pub copy_makes: u64,
@@ -67,6 +71,7 @@ impl Searcher {
             histories,
             params: SearchParams::default(),
             evaluator: Evaluator::default(),
+            tablebases: None,
             #[cfg(feature = "stats")]
             copy_makes: 0,
         }
@@ -112,6 +117,18 @@ impl Searcher {
     pub fn set_evaluator(&mut self, evaluator: Evaluator) {
         self.evaluator = evaluator;
         self.tt.clear();
+    }
+
+    /// Uses these endgame tables from the next search on (`None`: none). The hash table is
+    /// cleared: its scores were found without them.
+    pub fn set_tablebases(&mut self, tablebases: Option<Arc<Tablebases>>) {
+        self.tablebases = tablebases;
+        self.tt.clear();
+    }
+
+    /// The endgame tables in use.
+    pub fn tablebases(&self) -> Option<&Arc<Tablebases>> {
+        self.tablebases.as_ref()
     }
 
     /// Forgets everything learned (new game, Clear Hash).
@@ -178,8 +195,14 @@ impl Searcher {
                 ponder: None,
                 score,
                 depth: 0,
+                completed_best: None,
                 nodes: 0,
             };
+        }
+        if let Some(tb) = self.tablebases.clone() {
+            if let Some(result) = tablebase_root(&tb, &pos, &root_moves, self.options.multipv, start, report) {
+                return result;
+            }
         }
         let skill = strength::Skill::new(self.options.skill_level, self.options.limit_elo);
         let multipv = self.options.multipv.max(skill.multipv()).min(root_moves.len());
@@ -211,6 +234,7 @@ impl Searcher {
             eval: &self.evaluator.params,
             net: self.evaluator.network_for(&pos),
             threads,
+            tablebases: self.tablebases.as_deref(),
             #[cfg(feature = "stats")]
             copy_makes: AtomicU64::new(0),
         };
@@ -240,7 +264,7 @@ impl Searcher {
                     .stack_size(16 << 20)
                     .spawn_scoped(scope, move || {
                         let mut worker = Worker::new(i + 1, shared, history, keys, moves, None);
-                        let (_, depth) = worker.iterate(&pos, 1);
+                        let (_, depth, _) = worker.iterate(&pos, 1);
                         (worker.root_moves.swap_remove(0), depth)
                     })
                     .expect("spawn search thread");
@@ -277,7 +301,7 @@ impl Searcher {
                     root_moves[i] = rm.clone();
                     root_moves[..=i].rotate_right(1);
                 }
-                result = (score, *depth);
+                result = (score, *depth, Some(rm.mv));
             }
         }
         #[cfg(feature = "stats")]
@@ -295,6 +319,7 @@ impl Searcher {
             ponder,
             score: result.0,
             depth: result.1,
+            completed_best: result.2,
             nodes: shared.total_nodes(),
         }
     }
@@ -368,14 +393,15 @@ pub fn wdl(score: Score) -> (u32, u32, u32) {
 }
 
 impl Worker<'_> {
-    /// Iterative deepening; returns (score, depth) of the last completed iteration.
-    pub(crate) fn iterate(&mut self, pos: &crate::position::Position, multipv: usize) -> (Score, u32) {
+    /// Iterative deepening; returns the score, depth and best move of the last completed
+    /// iteration (no move when none completed).
+    pub(crate) fn iterate(&mut self, pos: &crate::position::Position, multipv: usize) -> (Score, u32, Option<Move>) {
         let limits = self.shared.limits;
         let max_depth = limits
             .depth
             .map_or(MAX_PLY as i32 - 4, |d| (d as i32).clamp(1, MAX_PLY as i32 - 4));
         self.set_eval_root(pos);
-        let mut completed = (Score::Cp(0), 0);
+        let mut completed = (Score::Cp(0), 0, None);
         let mut stable_iterations = 0;
         let mut last_best = Move::NONE;
         let mut last_score = 0;
@@ -408,9 +434,15 @@ impl Worker<'_> {
                 }
             }
             let best = &self.root_moves[0];
-            completed = (Score::from_internal(best.score), depth as u32);
+            completed = (Score::from_internal(best.score), depth as u32, Some(best.mv));
             if self.id != 0 {
                 continue;
+            }
+            if limits
+                .soft_nodes
+                .is_some_and(|soft| self.shared.total_nodes().max(self.nodes) >= soft)
+            {
+                break;
             }
             // Stop conditions of the main thread.
             if let Some(mate) = limits.mate {

@@ -268,3 +268,65 @@ fn correction_history_shares_what_positions_have_in_common() {
         "material and non-pawn tables carry over: {shared} of {full}"
     );
 }
+
+/// The last completed iteration's line as reported (depth, score, first move).
+fn search_with_reports(pos: &Position, limits: &Limits) -> (SearchResult, Option<super::SearchInfo>) {
+    let mut searcher = Searcher::new(SearchOptions::default());
+    let mut last = None;
+    let r = searcher.search(&Game::new(*pos), limits, &SearchControl::new(), &mut |report| {
+        if let super::Report::Info(info) = report {
+            if info.bound == super::Bound::Exact && info.multipv == 1 {
+                last = Some(info);
+            }
+        }
+    });
+    (r, last)
+}
+
+#[test]
+fn a_soft_node_limit_ends_the_search_between_iterations() {
+    for pos in bench_positions().iter().take(8) {
+        let soft = 3_000;
+        let limits = Limits {
+            soft_nodes: Some(soft),
+            ..Limits::default()
+        };
+        let (r, last) = search_with_reports(pos, &limits);
+        let last = last.expect("an iteration completed");
+        assert!(r.nodes >= soft, "{}: stopped at {} nodes", pos.to_fen(), r.nodes);
+        // Whole iterations only: the result is the last one's, and one fewer would not do.
+        assert_eq!((r.depth, r.score), (last.depth, last.score), "{}", pos.to_fen());
+        assert_eq!(r.best, r.completed_best);
+        assert_eq!(r.completed_best, last.pv.first().copied());
+        let shorter = search_with_reports(pos, &Limits::depth(r.depth - 1)).0;
+        assert!(
+            shorter.nodes < soft,
+            "{}: depth {} was enough",
+            pos.to_fen(),
+            r.depth - 1
+        );
+    }
+}
+
+#[test]
+fn the_completed_best_move_is_the_one_the_score_belongs_to() {
+    // A hard cap just past a soft limit cuts most last iterations; whatever `best` says, the
+    // completed iteration's move and score come as a pair.
+    let mut cut = 0;
+    let mut differs = 0;
+    for pos in bench_positions() {
+        let limits = Limits {
+            soft_nodes: Some(2_000),
+            nodes: Some(2_500),
+            ..Limits::default()
+        };
+        let (r, last) = search_with_reports(&pos, &limits);
+        let last = last.expect("an iteration completed");
+        assert_eq!(r.completed_best, last.pv.first().copied(), "{}", pos.to_fen());
+        assert_eq!((r.score, r.depth), (last.score, last.depth), "{}", pos.to_fen());
+        cut += (r.nodes >= 2_500) as u32;
+        differs += (r.best != r.completed_best) as u32;
+    }
+    assert!(cut > 0, "no search reached the hard cap");
+    eprintln!("{cut} searches cut by the hard cap, {differs} with another best move");
+}

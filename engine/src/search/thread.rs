@@ -6,8 +6,8 @@ use super::{Limits, MAX_PLY};
 use crate::eval::EvalParams;
 use crate::nnue::{AccumulatorStack, Network};
 use crate::position::Position;
-use crate::time::TimeManager;
-use crate::tt::TranspositionTable;
+use crate::search::time::TimeManager;
+use crate::search::tt::TranspositionTable;
 use crate::types::Move;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
@@ -67,6 +67,8 @@ pub(crate) struct Shared<'a> {
     /// The network when it evaluates this search's variant.
     pub net: Option<&'a Network>,
     pub threads: usize,
+    /// Endgame tables probed inside the search (win/draw/loss), when loaded.
+    pub tablebases: Option<&'a crate::tablebase::Tablebases>,
     /// Positions made by all threads (the `stats` build).
     #[cfg(feature = "stats")]
     pub copy_makes: AtomicU64,
@@ -240,6 +242,16 @@ impl<'a> Worker<'a> {
         {
             self.copy_makes += 1;
         }
+    }
+
+    /// Makes `mv` on a copy of `pos` (counted in the `stats` build) and prefetches the
+    /// child's table bucket, which its search probes first.
+    #[inline(always)]
+    pub fn make_child(&mut self, pos: &Position, mv: Move) -> Position {
+        self.count_copy_make();
+        let child = pos.after(mv);
+        self.shared.tt.prefetch(child.key());
+        child
     }
 
     /// Repetition: twofold inside the search path, threefold with the game history; never

@@ -191,7 +191,7 @@ pub fn generate(material: &Material, tables: &Tablebases, progress: &mut dyn FnM
                         .decode_gen(idx as usize, stm)
                         .expect("decided entries are positions");
                     let ps = 1 - side as usize;
-                    s.for_each_unmove(|pred| {
+                    s.for_each_unmove(false, |pred| {
                         let mut p = *pred;
                         let j = layout.gen_index(&mut p);
                         if lost {

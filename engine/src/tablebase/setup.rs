@@ -259,8 +259,10 @@ impl Setup {
     }
 
     /// Calls `f` with every setup that reaches this one by a legal move of the side that just
-    /// moved, without a capture or promotion (the moves that stay in one table).
-    pub fn for_each_unmove(&self, mut f: impl FnMut(&Setup)) {
+    /// moved, without a capture or promotion (the moves that stay in one table). With
+    /// `check_predecessor` false, predecessors whose side not to move is in check (illegal
+    /// positions) are passed on too: the generator has marked those entries already.
+    pub fn for_each_unmove(&self, check_predecessor: bool, mut f: impl FnMut(&Setup)) {
         let them = self.stm.flip(); // the side that made the last move
         let occ = [self.occ(0), self.occ(1)];
         let any = occ[0] | occ[1];
@@ -296,7 +298,7 @@ impl Setup {
                 pred.cells[i] = home | s;
                 pred.stm = them;
                 // The side to move now must not have been in check before the move.
-                if pred.in_check(self.stm) {
+                if check_predecessor && pred.in_check(self.stm) {
                     continue;
                 }
                 // A king may not have moved onto a square attacked on its home board.

@@ -240,7 +240,8 @@ impl Routes {
     }
 
     /// `GET /api/state?sid=ID&since=VERSION`: the state once its version differs from `since`,
-    /// or after [`POLL_WAIT`], or at once when a newer poll of the same session arrives.
+    /// or after [`POLL_WAIT`]. A newer poll of the same session ends this one at once with 409
+    /// (so two pages sharing a session alternate at the page's retry pace, never in a loop).
     fn long_poll(&self, request: &Request) -> Response {
         let since = match request.query("since") {
             None => 0,
@@ -253,14 +254,20 @@ impl Routes {
             return session_ended();
         };
         let deadline = Instant::now() + POLL_WAIT;
-        loop {
+        let superseded = loop {
             let left = deadline.saturating_duration_since(Instant::now());
             let changed = shared.wait_change(since, left.min(POLL_SLICE)).version != since;
-            if changed || left.is_zero() || !self.hub.poll_is_current(&poll) {
-                break;
+            if !self.hub.poll_is_current(&poll) {
+                break true;
             }
-        }
+            if changed || left.is_zero() {
+                break false;
+            }
+        };
         self.hub.end_poll(&poll);
+        if superseded {
+            return error(409, "a newer request of this session took over");
+        }
         let view = shared.lock().view();
         json_reply(200, &view)
     }

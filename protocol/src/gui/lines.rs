@@ -3,7 +3,7 @@
 //! stops at the first move that is not legal, so a bad engine line never reaches the page).
 
 use vorpal_engine::{Color, Position};
-use vorpal_tuning::engine_process::UciScore;
+use vorpal_tuning::arena::engine_process::UciScore;
 
 /// One analysis line as the engine reported it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -42,12 +42,8 @@ pub fn parse_line(line: &str) -> Option<EngineLine> {
             "nodes" => out.nodes = next.and_then(|n| n.parse().ok()),
             "nps" => out.nps = next.and_then(|n| n.parse().ok()),
             "score" => {
-                let v: i32 = words.get(i + 2)?.parse().ok()?;
-                out.score = match next? {
-                    "cp" => Some(UciScore::Cp(v)),
-                    "mate" => Some(UciScore::Mate(v)),
-                    _ => None,
-                };
+                // Clamped, so no arithmetic on an engine's score can overflow.
+                out.score = UciScore::parse(next?, words.get(i + 2)?);
                 i += 1;
             }
             "pv" => {
@@ -119,6 +115,10 @@ mod tests {
         assert_eq!(score_text(UciScore::Cp(-35), Color::Black), "+0.35");
         assert_eq!(score_text(UciScore::Mate(3), Color::Black), "#-3");
         assert!(white_centipawns(UciScore::Mate(2), Color::White) > 10_000);
+        let huge = parse_line("info depth 1 score cp -2147483648 pv e2e4").unwrap();
+        assert_eq!(score_text(huge.score.unwrap(), Color::Black), "+500.00");
+        let mate = parse_line("info depth 1 score mate -2147483648 pv e2e4").unwrap();
+        assert_eq!(score_text(mate.score.unwrap(), Color::Black), "#10000");
     }
 
     #[test]

@@ -7,8 +7,8 @@
 
 use super::notation::{numbered, refusal};
 use super::tree::GameTree;
-use vorpal_engine::{EnPassant, Position, Rules};
-use vorpal_tuning::variant_tag::{en_passant_tag, parse_variant_tag, variant_tag};
+use vorpal_engine::{Position, Rules};
+use vorpal_tuning::arena::variant_tag::{en_passant_tag, rules_from_tags, variant_tag};
 
 /// A game read from PGN.
 #[derive(Debug, Clone)]
@@ -113,22 +113,6 @@ fn is_result(t: &str) -> bool {
     matches!(t, "1-0" | "0-1" | "1/2-1/2" | "*")
 }
 
-/// The rules named by the tags (`current` where they name none).
-fn rules_of(headers: &[(String, String)], current: Rules) -> Result<Rules, String> {
-    let mut rules = current;
-    if let Some(t) = tag(headers, "Variant") {
-        let (variant, chess960) =
-            parse_variant_tag(t).ok_or_else(|| format!("unknown variant '{t}' in the Variant tag"))?;
-        rules = Rules::for_variant(variant).with_chess960(chess960);
-    }
-    if let Some(ep) = tag(headers, "AliceEnPassant") {
-        rules = rules.with_ep(ep.parse::<EnPassant>()?);
-    } else if tag(headers, "Variant").is_some() {
-        rules = rules.with_ep(EnPassant::Off);
-    }
-    Ok(rules)
-}
-
 /// Reads the first game of `text`; `current` gives the rules when the tags name none.
 pub fn import_pgn(text: &str, current: Rules) -> Result<ImportedGame, String> {
     let toks = tokens(text);
@@ -143,7 +127,7 @@ pub fn import_pgn(text: &str, current: Rules) -> Result<ImportedGame, String> {
     if headers.is_empty() && !has_moves {
         return Err("the PGN text has no tags and no moves".into());
     }
-    let rules = rules_of(&headers, current)?;
+    let rules = rules_from_tags(tag(&headers, "Variant"), tag(&headers, "AliceEnPassant"), current)?;
     let start = match tag(&headers, "FEN") {
         Some(fen) => Position::from_fen(fen, rules).map_err(|e| format!("bad FEN tag '{fen}': {e}"))?,
         None => Position::start(rules),
@@ -346,7 +330,7 @@ pub fn export_pgn(g: &ExportGame) -> String {
 }
 
 /// Today's date as a PGN tag value (UTC), as the match runner writes it.
-pub use vorpal_tuning::output::today;
+pub use vorpal_tuning::arena::pgn::today;
 
 #[cfg(test)]
 mod tests {

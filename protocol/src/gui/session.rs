@@ -1,6 +1,7 @@
 //! One page's game: the move tree (main line and variations, every move checked by the rules
-//! core), the shown node, the tags it came with, the mode, the clocks and the engines. Every change bumps a version number that the page's long
-//! poll waits on; engine output is folded in by the hub's ticker at most ten times a second.
+//! core), the shown node, the tags it came with, the mode, the clocks and the engines. Every
+//! change bumps a version number that the page's long poll waits on; engine output is folded
+//! in by the hub's ticker at most ten times a second.
 
 use super::engine_pool::EnginePool;
 use super::lines::{parse_line, EngineLine};
@@ -12,8 +13,8 @@ use std::collections::BTreeMap;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, Weak};
 use std::time::{Duration, Instant};
 use vorpal_engine::{Color, EnPassant, EndReason, GameResult, Move, Position, Rules};
-use vorpal_tuning::arbiter::{bare_king, color_name, end_text};
-use vorpal_tuning::engine_process::EngineConfig;
+use vorpal_tuning::arena::arbiter::{bare_king, color_name, end_text};
+use vorpal_tuning::arena::engine_process::EngineConfig;
 
 /// What an engine slot knows about its engine.
 #[derive(Clone, Debug, Default)]
@@ -309,7 +310,7 @@ impl Session {
             Ok(w) => self.workers[slot] = Some(w),
             Err(why) => {
                 self.workers[slot] = None;
-                self.message = Some(format!("Engine not started: {why}."));
+                self.alert = Some(format!("Engine not started: {why}."));
                 self.engine[slot].failed = Some(why);
             }
         }
@@ -323,12 +324,12 @@ impl Session {
         self.workers = [None, None];
         self.search = None;
         self.lines.clear();
+        self.message = None;
+        self.alert = None;
         self.start_engine(shared, 0);
         if self.settings.mode == Mode::Watch || self.settings.engine[1] != self.settings.engine[0] {
             self.start_engine(shared, 1);
         }
-        self.message = None;
-        self.alert = None;
         self.bump();
         self.kick();
     }
@@ -594,6 +595,7 @@ impl Session {
         let pos = *self.shown();
         let text = text.trim();
         let mv = pos.parse_move(text).map_err(|_| refusal(&pos, text))?;
+        self.alert = None;
         self.play_checked(mv);
         self.kick();
         Ok(())
@@ -707,7 +709,10 @@ impl Session {
             self.reset_clocks();
             self.show_engine = false;
         }
-        if mode_changed || old.engine != settings.engine {
+        // Playing the engine (or watching engines) names the players; between people and in
+        // analysis the game keeps its names (an imported game's tags).
+        let engine_game = matches!(settings.mode, Mode::Play { .. } | Mode::Watch);
+        if engine_game && (mode_changed || old.engine != settings.engine) {
             let names = |s: &Settings, i: usize| self.engines.get(s.engine[i]).map(|e| e.name.clone());
             self.players = [Color::White, Color::Black].map(|c| {
                 if settings.mode.engine_moves(c) {

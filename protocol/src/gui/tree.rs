@@ -6,7 +6,7 @@
 
 use vorpal_engine::game::outcome;
 use vorpal_engine::{EndReason, GameResult, Move, Position};
-use vorpal_tuning::arbiter::Arbiter;
+use vorpal_tuning::arena::arbiter::Arbiter;
 
 /// One position of the tree and the move that reached it.
 #[derive(Clone, Debug)]

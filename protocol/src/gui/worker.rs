@@ -18,8 +18,8 @@ use std::sync::Arc;
 use std::thread;
 use std::time::{Duration, Instant};
 use vorpal_engine::Rules;
-use vorpal_tuning::engine_child::ChildHandle;
-use vorpal_tuning::engine_process::{EngineConfig, EngineProcess};
+use vorpal_tuning::arena::engine_child::ChildHandle;
+use vorpal_tuning::arena::engine_process::{EngineConfig, EngineProcess};
 
 /// Time allowed for the handshake and `isready`.
 const STARTUP: Duration = Duration::from_secs(10);

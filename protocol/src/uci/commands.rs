@@ -295,6 +295,16 @@ pub(super) fn cmd_bench(session: &mut Session, words: &[&str]) {
     if hand_crafted {
         evaluator = vorpal_engine::Evaluator::hand_crafted(evaluator.params);
     }
+    let net = session.network();
+    to_stderr(&if hand_crafted || !session.settings().use_nnue {
+        "Evaluation: hand-crafted\n".to_string()
+    } else {
+        format!(
+            "Evaluation: network of {} hidden neurons, {} kernels (VORPAL_SIMD=portable forces the portable ones)\n",
+            net.hidden(),
+            net.simd()
+        )
+    });
     let result = bench::run(depth, &evaluator, &mut |number, fen, nodes| {
         to_stderr(&format!("Position: {number}/{total} {fen} nodes {nodes}\n"));
     });

@@ -113,6 +113,14 @@ impl Xboard {
                     }
                 }
             }
+            ["egtpath", "alice", ..] => {
+                let dir = line.trim_start().strip_prefix("egtpath").unwrap_or("").trim_start();
+                let dir = dir.strip_prefix("alice").unwrap_or("").trim().to_string();
+                self.change(session, Change::AliceTbPath(dir));
+            }
+            ["egtpath", kind, ..] => session
+                .out()
+                .line(&format!("# egtpath: only 'alice' tables are used, not '{kind}'")),
             ["result", ..] => {
                 self.stop_search(session, true);
                 self.game_over = true;
@@ -155,7 +163,7 @@ impl Xboard {
         text.push_str(&format!(
             "feature myname=\"{ENGINE}\" variants=\"{}\" setboard=1 usermove=1 ping=1 playother=1 san=0 \
              time=1 draw=0 memory=1 smp=1 sigint=0 sigterm=0 reuse=1 analyze=1 colors=0 highlight=1 \
-             debug=1 name=0 exclude=0 setscore=0 pause=0 nps=0\n",
+             debug=1 name=0 exclude=0 setscore=0 pause=0 nps=0 egt=\"alice\"\n",
             variants.join(",")
         ));
         for feature in cecp_option_features() {

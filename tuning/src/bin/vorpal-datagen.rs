@@ -16,8 +16,8 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
+use vorpal_tuning::datagen::tools;
 use vorpal_tuning::datagen::{self, DatagenConfig};
-use vorpal_tuning::datagen_tools;
 
 const USAGE: &str = "usage: vorpal-datagen --out PATH [options]
        vorpal-datagen convert IN.txt OUT.bin     text data to packed records
@@ -27,7 +27,8 @@ const USAGE: &str = "usage: vorpal-datagen --out PATH [options]
   --format F            text, packed or both (default both)
   --games N             total games wanted, counting recorded ones (default 100; no limit with --max-seconds)
   --threads N           worker threads, one search thread each (default 1)
-  --nodes N             nodes per move (default 5000)
+  --nodes N             soft node limit per move: no iteration starts past it (default 5000)
+  --max-nodes N         hard node cap per move; a cut iteration is dropped (default 4 x --nodes)
   --depth D             depth per move (instead of, or with, --nodes)
   --hash MB             hash per worker (default 4)
   --seed S              base seed (default 1)
@@ -81,6 +82,7 @@ fn config(args: Vec<String>) -> Result<DatagenConfig, String> {
                 cfg.nodes = Some(parse(a, &arg)?);
                 nodes_given = true;
             }
+            "--max-nodes" => cfg.max_nodes = Some(parse(a, &arg)?),
             "--depth" => {
                 cfg.depth = Some(parse(a, &arg)?);
                 depth_given = true;
@@ -136,7 +138,7 @@ fn convert(args: &[String]) -> Result<(), Failure> {
     let [input, out] = args else {
         return Err(Failure::Usage(format!("convert needs IN.txt OUT.bin\n{USAGE}")));
     };
-    let s = datagen_tools::convert(Path::new(input), Path::new(out)).map_err(|e| Failure::Run(e.to_string()))?;
+    let s = tools::convert(Path::new(input), Path::new(out)).map_err(|e| Failure::Run(e.to_string()))?;
     for reason in &s.skip_reasons {
         warn(format!("skipped {reason}"));
     }
@@ -160,7 +162,7 @@ fn merge(args: &[String]) -> Result<(), Failure> {
         )));
     };
     let shards: Vec<&Path> = shards.iter().map(Path::new).collect();
-    let s = datagen_tools::merge(Path::new(out), &shards).map_err(|e| Failure::Run(e.to_string()))?;
+    let s = tools::merge(Path::new(out), &shards).map_err(|e| Failure::Run(e.to_string()))?;
     say(format!(
         "merged {} records of {} shards into {out}",
         s.records, s.shards
@@ -173,7 +175,7 @@ fn dump(args: &[String]) -> Result<(), Failure> {
         return Err(Failure::Usage(format!("dump needs IN.bin\n{USAGE}")));
     };
     let mut stdout = io::BufWriter::new(io::stdout().lock());
-    match datagen_tools::dump(Path::new(input), &mut stdout) {
+    match tools::dump(Path::new(input), &mut stdout) {
         Ok(_) => Ok(()),
         // A reader that stopped early (`| head`) is no failure.
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),

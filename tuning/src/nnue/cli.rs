@@ -11,7 +11,8 @@ use std::time::Instant;
 
 /// Usage text.
 pub const USAGE: &str = "usage: vorpal-nnue --data FILE [FILE ...] [options]
-  --data FILE...      datagen text files '<pipe FEN> | <score cp> | <result>' (White's view)
+  --data FILE...      datagen files: packed (.bin, read directly) or text lines
+                      '<pipe FEN> | <score cp> | <result>' (White's view), told by their first bytes
   --out NET           network file to write (default nnue.net)
   --hidden H          hidden neurons per perspective, a multiple of 16 (default 128)
   --epochs N          epochs (default 10)

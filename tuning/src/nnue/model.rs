@@ -147,7 +147,7 @@ impl Network {
     pub fn accumulate(&self, s: &Sample, perspective: usize, acc: &mut [f32]) {
         let h = self.hidden;
         acc.copy_from_slice(&self.ft_bias);
-        for &f in s.active(perspective) {
+        for &f in s.active(perspective).iter() {
             for r in expand(f as usize) {
                 let row = &self.ft_weights[r * h..(r + 1) * h];
                 for (a, w) in acc.iter_mut().zip(row) {
@@ -296,7 +296,7 @@ impl Gradient {
             for (g, d) in self.net.ft_bias.iter_mut().zip(&self.dacc) {
                 *g += d;
             }
-            for &f in s.active(perspective) {
+            for &f in s.active(perspective).iter() {
                 for r in expand(f as usize) {
                     self.touched[r] = true;
                     let row = &mut self.net.ft_weights[r * h..(r + 1) * h];

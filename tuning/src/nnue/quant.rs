@@ -66,7 +66,7 @@ pub fn quantised_eval(net: &NetFile, s: &Sample) -> i32 {
     let mut sum: i64 = 0;
     for (side, perspective) in [s.stm(), 1 - s.stm()].into_iter().enumerate() {
         acc.copy_from_slice(&net.ft_bias);
-        for &f in s.active(perspective) {
+        for &f in s.active(perspective).iter() {
             let row = &net.ft_weights[f as usize * h..(f as usize + 1) * h];
             for (a, w) in acc.iter_mut().zip(row) {
                 *a = a.wrapping_add(*w);

@@ -205,7 +205,7 @@ impl Trainer {
                 let end = ((p + 1) * part_len).min(indices.len());
                 for &i in &indices[start..end] {
                     let sample = &train[i as usize];
-                    if augment && sample.symmetric {
+                    if augment && sample.symmetric() {
                         let transform = (mix(seed ^ ((epoch as u64) << 40) ^ i as u64) & 3) as u8;
                         grad.add_sample(net, &sample.transformed(transform), &cfg);
                     } else {

@@ -10,12 +10,12 @@ use std::process::{Command, Output};
 use std::sync::OnceLock;
 use vorpal_engine::game::Game;
 use vorpal_engine::{Position, Rules};
-use vorpal_tuning::arbiter::Arbiter;
-use vorpal_tuning::elo_report::reportable_estimate;
-use vorpal_tuning::pgn::{parse_pgn, PgnGame};
-use vorpal_tuning::results::{parse_result, parse_results, GameSummary, ResultsHeader, Tally, Termination};
-use vorpal_tuning::stats::Sprt;
-use vorpal_tuning::variant_tag::variant_tag;
+use vorpal_tuning::arena::arbiter::Arbiter;
+use vorpal_tuning::arena::pgn::{parse_pgn, PgnGame};
+use vorpal_tuning::arena::variant_tag::variant_tag;
+use vorpal_tuning::matches::elo_report::reportable_estimate;
+use vorpal_tuning::matches::results::{parse_result, parse_results, GameSummary, ResultsHeader, Tally, Termination};
+use vorpal_tuning::matches::stats::Sprt;
 
 pub const MATCH: &str = env!("CARGO_BIN_EXE_vorpal-match");
 pub const FAKE: &str = env!("CARGO_BIN_EXE_vorpal-fake-engine");

@@ -29,26 +29,21 @@ const jsonPost = (body) => ({
   body: JSON.stringify(body),
 });
 
-/** Opens a session (this tab's own again after a reload, while it lives); resolves to
- * {sid, rejoined, state} or rejects with the server's reason. */
-export async function openSession() {
-  const old = storedSession();
+/** This tab's session id from before a reload ('' when none). */
+export function savedSession() {
+  return storedSession();
+}
+
+/** Opens a session (this tab's own again after a reload, while it lives, unless `fresh`);
+ * resolves to {sid, rejoined, state} or rejects with the server's reason. */
+export async function openSession(fresh = false) {
+  const old = fresh ? '' : storedSession();
   const r = await fetch('/api/session', jsonPost(old ? { rejoin: old } : {}));
   const body = await r.json().catch(() => ({ error: `server answered ${r.status}` }));
   if (r.status === 403) throw new Error(NO_ACCESS);
   if (!r.ok) throw new Error(body.error || `server answered ${r.status}`);
   storeSession(body.sid);
   return body;
-}
-
-/** The state of session `sid` at once, or null when the server no longer has it. */
-export async function fetchState(sid) {
-  try {
-    const r = await fetch(`/api/state?sid=${sid}&since=0`);
-    return r.ok ? await r.json() : null;
-  } catch {
-    return null;
-  }
 }
 
 /** Long-polls the state while link.sid stays the same, calling link.onState for each version
@@ -63,6 +58,8 @@ export async function pollLoop(link) {
         return;
       }
       if (link.sid !== sid) return;
+      // A newer poll of this session took over (this loop is a leftover): it stops quietly.
+      if (r.status === 409) return;
       if (r.status === 410) {
         if (link.onGone) link.onGone();
         else link.onError('This page\'s session has ended (the server restarted or the tab was idle). Reload the page.');

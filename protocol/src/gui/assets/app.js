@@ -2,10 +2,10 @@
 // restoring the game kept in the browser), draws every state it sends, and turns the person's
 // actions (moves, navigation, settings, FEN and PGN) into commands.
 
-import { openSession, fetchState, pollLoop, command, fetchPgn, closeSession } from './api.js';
+import { openSession, savedSession, pollLoop, command, fetchPgn, closeSession } from './api.js';
 import { Boards, pieceElement } from './board.js';
 import { renderMoves, renderLines, renderEval, renderPlayers } from './panels.js';
-import { loadGame, saveGame, savedSid, holdSid, sidTaken, loadPrefs, savePrefs } from './store.js';
+import { loadGame, saveGame, holdSid, sidTaken, loadPrefs, savePrefs } from './store.js';
 
 const $ = (id) => document.getElementById(id);
 const link = { sid: '', version: 0, onState: show, onError: notice, onGone: reconnect };
@@ -401,15 +401,19 @@ function newGame() {
   });
 }
 
-/** Opens a new session and puts the kept game back into it. */
-async function openFresh() {
-  const { sid, state: first } = await openSession();
+/** Opens a session: this tab's own again when the server still has it (a reload), else a new
+ * one with the kept game put back into it. `fresh`: never the old one (another tab holds it). */
+async function openFresh(fresh = false) {
+  const { sid, rejoined, state: first } = await openSession(fresh);
   link.sid = sid;
   link.version = 0;
   state = null;
   holdSid(sid);
   const kept = loadGame();
-  if (kept) {
+  if (rejoined) {
+    fillSettings(kept?.settings);
+    show(first);
+  } else if (kept) {
     fillSettings(kept.settings);
     restoring = true;
     show(first);
@@ -443,16 +447,8 @@ async function start() {
   wire();
   showSettingsFor();
   try {
-    const sid = savedSid();
-    const live = sid && !(await sidTaken(sid)) ? await fetchState(sid) : null;
-    if (live) {
-      fillSettings(loadGame()?.settings);
-      link.sid = sid;
-      holdSid(sid);
-      show(live);
-    } else {
-      await openFresh();
-    }
+    const old = savedSession();
+    await openFresh(!!old && (await sidTaken(old)));
     pollLoop(link);
   } catch (e) {
     $('status').textContent = `Cannot open a game: ${e.message}`;

@@ -16,15 +16,16 @@ export function renderMoves(el, state, onGoto) {
   };
   const moveSpan = (node, variation, forceNumber, parentEl) => {
     const { number, black } = numberOf(node);
-    if (!black) parentEl.appendChild(span('num', `${number}.`));
-    else if (forceNumber) parentEl.appendChild(span('num', `${number}…`));
+    // Spaces between the spans let the lines break there.
+    if (!black) parentEl.append(span('num', `${number}.`), ' ');
+    else if (forceNumber) parentEl.append(span('num', `${number}…`), ' ');
     const s = span(variation ? 'move variation' : 'move', node.san);
     s.dataset.ply = String(node.ply);
     s.dataset.node = String(node.id);
     if (node.id === state.node) s.classList.add('current');
     s.addEventListener('click', () => onGoto(node.id));
-    parentEl.appendChild(s);
-    if (node.comment) parentEl.appendChild(span('comment', node.comment));
+    parentEl.append(s, ' ');
+    if (node.comment) parentEl.append(span('comment', node.comment), ' ');
   };
   // Writes the line after `node` into parentEl; variations nest in their own elements.
   const line = (node, variation, forceNumber, parentEl) => {
@@ -39,7 +40,7 @@ export function renderMoves(el, state, onGoto) {
         const child = byId.get(id);
         moveSpan(child, true, true, v);
         line(child, true, !!child.comment, v);
-        parentEl.appendChild(v);
+        parentEl.append(v, ' ');
       }
       force = at.children.length > 1 || !!main.comment;
       at = main;

@@ -1,11 +1,11 @@
 // What the page keeps in the browser so that nothing is lost: the game (its PGN with the
 // variations, comments and tags, the moves to the shown position, the settings) in
-// localStorage, restored after a reload, Back, or a restart of the server on the same port;
-// this tab's session id in sessionStorage, to rejoin the live session; and which session each
-// open tab holds (a duplicated tab, which inherits the id, opens its own session instead).
+// localStorage, restored after a reload, Back, or a restart of the server on the same port
+// when the server no longer has the tab's session (api.js keeps the session id for a rejoin);
+// and which session each open tab holds (a duplicated tab, which inherits the id, opens its
+// own session instead).
 
 const GAME_KEY = 'vorpal-gui-game';
-const SID_KEY = 'vorpal-gui-sid';
 const PREFS_KEY = 'vorpal-gui-prefs';
 const channel = 'BroadcastChannel' in window ? new BroadcastChannel('vorpal-gui-tabs') : null;
 let mySid = '';
@@ -46,15 +46,9 @@ export function saveGame(state, settings) {
   write(localStorage, GAME_KEY, { pgn: state.pgn, path, settings, showEngine: state.showEngine, saved: Date.now() });
 }
 
-/** This tab's session id from before a reload ('' when none). */
-export function savedSid() {
-  return read(sessionStorage, SID_KEY) || '';
-}
-
-/** Remembers this tab's session id (and answers other tabs that ask for it). */
+/** Answers other tabs that ask whether this tab holds session `sid`. */
 export function holdSid(sid) {
   mySid = sid;
-  write(sessionStorage, SID_KEY, sid);
 }
 
 /** True when another open tab holds session `sid` (asked over a BroadcastChannel). */

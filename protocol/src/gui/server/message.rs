@@ -249,7 +249,7 @@ mod tests {
     #[test]
     fn the_head_ends_at_the_first_blank_line() {
         assert_eq!(head_end(b"GET / HTTP/1.1\r\nA: b\r\n\r\nbody"), Some((20, 24)));
-        assert_eq!(head_end(b"GET / HTTP/1.1\nA: b\n\nbody"), Some((18, 20)));
+        assert_eq!(head_end(b"GET / HTTP/1.1\nA: b\n\nbody"), Some((19, 21)));
         assert_eq!(head_end(b"GET / HTTP/1.1\r\nA: b\r\n"), None);
     }
 }

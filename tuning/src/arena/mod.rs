@@ -1,0 +1,18 @@
+//! The arena: where Vorpal meets a UCI engine over pipes. The browser GUI (`vorpal gui`) and
+//! the match runner (`vorpal-match`) both play through it.
+//!
+//! [`engine_process`] is the UCI client (an engine as a child process, every wait with a
+//! deadline; [`engine_child`] owns the process and ends it, [`engine_output`] reads its lines
+//! with bounds) and [`engine_settings`] reads its `key=value` settings; [`timecontrol`] holds the
+//! time controls and the clocks the client keeps; [`arbiter`] referees a game with the
+//! project's own rules core; [`pgn`] writes and reads games and [`variant_tag`] names their
+//! rules in PGN tags and engine options. Nothing here knows about matches or tuning.
+
+pub mod arbiter;
+pub mod engine_child;
+pub mod engine_output;
+pub mod engine_process;
+pub mod engine_settings;
+pub mod pgn;
+pub mod timecontrol;
+pub mod variant_tag;

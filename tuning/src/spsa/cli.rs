@@ -1,0 +1,217 @@
+//! `vorpal-match spsa`: SPSA of the search parameters, every batch of game pairs played by the
+//! match runner between two copies of one engine built with `--features tune` (which lists the
+//! parameters as UCI spin options). The match options (`--tc`, `--openings`, `--concurrency`,
+//! `--variant`, adjudication, margins) mean what they mean for a match; the state file is
+//! rewritten after every batch, so `--resume` continues an interrupted run exactly.
+
+use crate::arena::engine_process::EngineProcess;
+use crate::matches::cli::{number, options, parse_match, single};
+use crate::matches::matchrunner::{run_match, MatchConfig};
+use crate::matches::openings::SplitMix64;
+use crate::matches::schedule::{Schedule, Tournament};
+use crate::spsa::{run, Perturbation, Spsa, SpsaParam, SpsaSettings};
+use std::path::{Path, PathBuf};
+use vorpal_engine::search::SearchParams;
+
+/// Names of the two engines in the batches' statistics.
+const PLUS: &str = "spsa-plus";
+const MINUS: &str = "spsa-minus";
+
+/// Match options that make no sense inside an SPSA run.
+const REFUSED: [&str; 8] = [
+    "pgn",
+    "pgnout",
+    "results",
+    "sprt",
+    "shard",
+    "games",
+    "rounds",
+    "tournament",
+];
+
+/// The parameters named by `--params` (comma-separated, or `all`).
+fn chosen_params(list: &str) -> Result<Vec<SpsaParam>, String> {
+    if list == "all" {
+        // On/off switches are decided by matches, not tuned.
+        let tuned = SearchParams::SPECS.iter().filter(|s| !s.is_switch());
+        return Ok(tuned.map(SpsaParam::from_spec).collect());
+    }
+    list.split(',')
+        .map(str::trim)
+        .filter(|n| !n.is_empty())
+        .map(|name| {
+            SearchParams::SPECS
+                .iter()
+                .find(|s| s.name == name)
+                .map(SpsaParam::from_spec)
+                .ok_or_else(|| {
+                    let names: Vec<&str> = SearchParams::SPECS.iter().map(|s| s.name).collect();
+                    format!("spsa: unknown parameter '{name}' (known: {})", names.join(", "))
+                })
+        })
+        .collect()
+}
+
+/// Writes `text` to `path` through a temporary file, so a crash never leaves half a state.
+fn save(path: &Path, text: &str) -> Result<(), String> {
+    let tmp = path.with_extension("tmp");
+    std::fs::write(&tmp, text).map_err(|e| format!("cannot write {}: {e}", tmp.display()))?;
+    std::fs::rename(&tmp, path).map_err(|e| format!("cannot replace {}: {e}", path.display()))
+}
+
+/// Plays one batch: `pairs` game pairs between the two engines of `base` (already given the
+/// perturbation's values) on openings drawn by seed; returns the first engine's points minus
+/// the second's.
+fn play_batch(base: &MatchConfig, seed: u64, pert: &Perturbation, pairs: u64) -> Result<f64, String> {
+    let mut cfg = base.clone();
+    for (engine, name) in cfg.engines.iter_mut().zip([PLUS, MINUS]) {
+        engine.name = name.to_string();
+    }
+    let mut rng = SplitMix64::new(seed ^ 0x5350_5341 ^ pert.pairs_done.wrapping_mul(0x2545_F491_4F6C_DD1D));
+    let order: Vec<usize> = (0..pairs).map(|_| rng.below(cfg.openings.len())).collect();
+    cfg.schedule = Schedule::new(2, Tournament::RoundRobin, pairs, order);
+    let outcome = run_match(&cfg)?;
+    if let Some(e) = outcome.error {
+        return Err(format!("spsa batch stopped: {e}"));
+    }
+    let (plus, _) = outcome.tally.standing(PLUS);
+    let (minus, _) = outcome.tally.standing(MINUS);
+    Ok(plus - minus)
+}
+
+/// Refuses an engine that does not list every tuned parameter as an option (a build without
+/// the `tune` feature would silently ignore them).
+fn check_engine_lists(base: &MatchConfig, params: &[SpsaParam]) -> Result<(), String> {
+    let engine = EngineProcess::start(&base.engines[0], base.game.rules, base.game.startup_timeout)
+        .map_err(|e| format!("spsa: cannot start the engine: {e}"))?;
+    let missing: Vec<&str> = params
+        .iter()
+        .map(|p| p.name.as_str())
+        .filter(|n| !engine.has_option(n))
+        .collect();
+    engine.shutdown(base.game.startup_timeout);
+    if missing.is_empty() {
+        Ok(())
+    } else {
+        Err(format!(
+            "spsa: the engine does not list {} (build it with `--features tune`)",
+            missing.join(", ")
+        ))
+    }
+}
+
+/// Runs `vorpal-match spsa ARGS`.
+pub fn spsa_command(args: &[String]) -> Result<i32, String> {
+    let mut settings = SpsaSettings::default();
+    let mut params = chosen_params("all")?;
+    let mut state: Option<PathBuf> = None;
+    let mut resume = false;
+    let mut match_args: Vec<String> = Vec::new();
+    let mut engines = 0;
+    for (name, values) in options(args)? {
+        match name.as_str() {
+            "pairs" => settings.pairs = number(&name, &values)?,
+            "batch" => settings.batch = number(&name, &values)?,
+            "r-end" => settings.r_end = number(&name, &values)?,
+            "alpha" => settings.alpha = number(&name, &values)?,
+            "gamma" => settings.gamma = number(&name, &values)?,
+            "seed" => settings.seed = number(&name, &values)?,
+            "params" => params = chosen_params(single(&name, &values)?)?,
+            "state" => state = Some(PathBuf::from(single(&name, &values)?)),
+            "resume" => resume = true,
+            n if REFUSED.contains(&n) => return Err(format!("spsa: --{n} is not available in an SPSA run")),
+            _ => {
+                engines += usize::from(name == "engine");
+                match_args.push(format!("--{name}"));
+                match_args.extend(values);
+            }
+        }
+    }
+    if engines != 1 {
+        return Err("spsa: give exactly one --engine (a `--features tune` build); it plays itself".into());
+    }
+    let state = state.ok_or("spsa: --state FILE is required")?;
+    // The one engine plays itself: duplicate its settings as the second engine.
+    let engine_at = match_args.iter().position(|a| a == "--engine").expect("counted above");
+    let engine_len = match_args[engine_at + 1..]
+        .iter()
+        .position(|a| a.starts_with("--"))
+        .unwrap_or(match_args.len() - engine_at - 1);
+    let copy: Vec<String> = match_args[engine_at..=engine_at + engine_len].to_vec();
+    match_args.extend(copy);
+    let mut base = parse_match(&match_args)?;
+    base.progress = false;
+    let mut spsa = Spsa::new(settings, params)?;
+    check_engine_lists(&base, &spsa.params)?;
+    if resume {
+        let text = std::fs::read_to_string(&state).map_err(|e| format!("cannot read {}: {e}", state.display()))?;
+        spsa.restore(&text)?;
+        eprintln!(
+            "spsa: resuming after {} game pairs: {}",
+            spsa.pairs_done,
+            spsa.values_line()
+        );
+    } else if state.exists() {
+        return Err(format!(
+            "spsa: {} exists; give --resume or another --state",
+            state.display()
+        ));
+    }
+    let names: Vec<String> = spsa.params.iter().map(|p| p.name.clone()).collect();
+    let seed = spsa.settings.seed;
+    let total = spsa.settings.pairs;
+    let start = std::time::Instant::now();
+    run(
+        &mut spsa,
+        |pert, pairs| {
+            let mut cfg = base.clone();
+            for (engine, values) in cfg.engines.iter_mut().zip([&pert.plus, &pert.minus]) {
+                for (name, v) in names.iter().zip(values) {
+                    engine.options.retain(|(n, _)| n != name);
+                    engine.options.push((name.clone(), v.to_string()));
+                }
+            }
+            play_batch(&cfg, seed, pert, pairs)
+        },
+        |spsa, _, score| {
+            save(&state, &spsa.state_text())?;
+            eprintln!(
+                "spsa {}/{} pairs ({:.0}s): batch {score:+}; {}",
+                spsa.pairs_done,
+                total,
+                start.elapsed().as_secs_f64(),
+                spsa.values_line()
+            );
+            Ok(())
+        },
+    )?;
+    println!("SPSA finished after {} game pairs; tuned values:", spsa.pairs_done);
+    for p in &spsa.params {
+        let default = SearchParams::SPECS
+            .iter()
+            .find(|s| s.name == p.name)
+            .map_or(0, |s| s.default);
+        println!("{} {} (default {default})", p.name, p.engine_value(p.value));
+    }
+    Ok(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn all_means_every_parameter_but_the_switches() {
+        let all = chosen_params("all").unwrap();
+        let switches: Vec<&str> = SearchParams::SPECS
+            .iter()
+            .filter(|s| s.is_switch())
+            .map(|s| s.name)
+            .collect();
+        assert!(switches.contains(&"cont_ply4") && switches.contains(&"thread_vote"));
+        assert_eq!(all.len() + switches.len(), SearchParams::SPECS.len());
+        assert!(all.iter().all(|p| !switches.contains(&p.name.as_str())));
+        // A switch can still be named.
+        assert_eq!(chosen_params("thread_vote").unwrap().len(), 1);
+    }
+}
