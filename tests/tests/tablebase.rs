@@ -53,10 +53,17 @@ fn check_reference_rows(dir: &Path, materials: &[Material]) -> usize {
 
 fn three_man_dir(name: &str) -> PathBuf {
     let dir = temp_dir(name);
-    let run = run_cli(&["tb", "generate", "--all", "3", "--dir", dir.to_str().unwrap(), "--json"], LONG);
+    let run = run_cli(
+        &["tb", "generate", "--all", "3", "--dir", dir.to_str().unwrap(), "--json"],
+        LONG,
+    );
     assert!(run.status.success(), "{}", run.stderr);
     assert_eq!(run.stdout.lines().count(), 5, "one JSON line per table: {}", run.stdout);
-    assert!(run.stderr.contains("left about"), "a progress line with the time left: {}", run.stderr);
+    assert!(
+        run.stderr.contains("left about"),
+        "a progress line with the time left: {}",
+        run.stderr
+    );
     dir
 }
 
@@ -67,7 +74,11 @@ fn three_man_tables_agree_with_every_reference_row() {
     assert_eq!(n, 15);
     // A second run keeps the sound files.
     let run = run_cli(&["tb", "generate", "KRvK", "--dir", dir.to_str().unwrap()], LONG);
-    assert!(run.status.success() && run.stderr.contains("KRvK: present, kept"), "{}", run.stderr);
+    assert!(
+        run.status.success() && run.stderr.contains("KRvK: present, kept"),
+        "{}",
+        run.stderr
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -75,17 +86,42 @@ fn three_man_tables_agree_with_every_reference_row() {
 fn probe_prints_the_value_and_every_move() {
     let dir = three_man_dir("probe");
     let fen = "8/6|Q1/8/8/8/4|k1K1/8/8 w - - 0 1";
-    let run = run_cli(&["tb", "probe", "--dir", dir.to_str().unwrap(), "--fen", fen, "--json"], LONG);
+    let run = run_cli(
+        &["tb", "probe", "--dir", dir.to_str().unwrap(), "--fen", fen, "--json"],
+        LONG,
+    );
     assert!(run.status.success(), "{}", run.stderr);
     let line = run.stdout.trim();
-    assert!(line.starts_with("{\"") && line.contains("\"wdl\":\"win\"") && line.contains("\"dtm\":4"), "{line}");
+    assert!(
+        line.starts_with("{\"") && line.contains("\"wdl\":\"win\"") && line.contains("\"dtm\":4"),
+        "{line}"
+    );
     let pos = Position::from_fen(fen, Rules::default()).unwrap();
     assert_eq!(line.matches("\"uci\"").count(), pos.legal_moves().len(), "{line}");
     let text = run_cli(&["tb", "probe", "--dir", dir.to_str().unwrap(), "--fen", fen], LONG);
-    assert!(text.stdout.starts_with("KQvK, White to move: win, mate in 4\n"), "{}", text.stdout);
+    assert!(
+        text.stdout.starts_with("KQvK, White to move: win, mate in 4\n"),
+        "{}",
+        text.stdout
+    );
     // A draw has no dtm.
-    let draw = run_cli(&["tb", "probe", "--dir", dir.to_str().unwrap(), "--fen", "8/8/8/8/8/8/8/KB5k w - - 0 1", "--json"], LONG);
-    assert!(draw.stdout.contains("\"wdl\":\"draw\"") && !draw.stdout.contains("\"dtm\""), "{}", draw.stdout);
+    let draw = run_cli(
+        &[
+            "tb",
+            "probe",
+            "--dir",
+            dir.to_str().unwrap(),
+            "--fen",
+            "8/8/8/8/8/8/8/KB5k w - - 0 1",
+            "--json",
+        ],
+        LONG,
+    );
+    assert!(
+        draw.stdout.contains("\"wdl\":\"draw\"") && !draw.stdout.contains("\"dtm\""),
+        "{}",
+        draw.stdout
+    );
     // Too many men, a bad FEN, a missing directory: errors, status 1.
     for fen in ["8/8/8/8/8/8/PPP5/K6k w - - 0 1", "not a fen"] {
         let r = run_cli(&["tb", "probe", "--dir", dir.to_str().unwrap(), "--fen", fen], LONG);
@@ -108,13 +144,19 @@ fn the_engine_plays_the_table_move_and_survives_a_damaged_file() {
     engine.send("position fen 8/6|Q1/8/8/8/4|k1K1/8/8 w - - 0 1");
     engine.send("go depth 3");
     let (lines, best) = engine.bestmove(LONG);
-    assert!(lines.iter().any(|l| l == "info string tablebase: mate in 4"), "{lines:?}");
+    assert!(
+        lines.iter().any(|l| l == "info string tablebase: mate in 4"),
+        "{lines:?}"
+    );
     assert!(lines.iter().any(|l| l.contains(" score mate 4 ")), "{lines:?}");
     // The move played keeps the mate in 4.
     let tb = Tablebases::open(&dir).unwrap();
     let pos = Position::from_fen("8/6|Q1/8/8/8/4|k1K1/8/8 w - - 0 1", Rules::default()).unwrap();
     let moves = tb.probe_moves(&pos).unwrap().unwrap();
-    let played = moves.iter().find(|m| pos.move_to_uci(m.mv) == best).expect("a legal move");
+    let played = moves
+        .iter()
+        .find(|m| pos.move_to_uci(m.mv) == best)
+        .expect("a legal move");
     assert_eq!(played.result.dtm(), Some(4));
 
     // A damaged KRvK file: the error is reported and the search still answers.
@@ -128,17 +170,28 @@ fn the_engine_plays_the_table_move_and_survives_a_damaged_file() {
     engine.send("position fen 8/3R4/8/8/3|K4/8/8/4k3 w - - 0 1");
     engine.send("go depth 6");
     let (lines, best) = engine.bestmove(LONG);
-    assert!(lines.iter().any(|l| l.starts_with("info string tablebase file refused") && l.contains("checksum")), "{lines:?}");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string tablebase file refused") && l.contains("checksum")),
+        "{lines:?}"
+    );
     assert_ne!(best, "(none)");
     assert!(lines.iter().any(|l| l.starts_with("info depth 6 ")), "{lines:?}");
-    let r = run_cli(&["tb", "probe", "--dir", d, "--fen", "8/3R4/8/8/3|K4/8/8/4k3 w - - 0 1"], LONG);
+    let r = run_cli(
+        &["tb", "probe", "--dir", d, "--fen", "8/3R4/8/8/3|K4/8/8/4k3 w - - 0 1"],
+        LONG,
+    );
     assert_eq!(r.status.code(), Some(1));
     assert!(r.stderr.contains("checksum"), "{}", r.stderr);
     // A directory that does not exist is refused; CECP's egtpath sets the same.
     let mut engine = Engine::start();
     engine.send("setoption name AliceTbPath value /nonexistent/tables");
     let lines = engine.sync();
-    assert!(lines.iter().any(|l| l.contains("AliceTbPath '/nonexistent/tables'")), "{lines:?}");
+    assert!(
+        lines.iter().any(|l| l.contains("AliceTbPath '/nonexistent/tables'")),
+        "{lines:?}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
