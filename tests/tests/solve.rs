@@ -248,13 +248,19 @@ const POPEYE_TRIES_7TH: [&str; 8] = [
 #[test]
 fn the_popeye_example_file_is_solved_end_to_end() {
     let file = data_file("popeye-alice-examples.inp");
-    let run = run_cli(&["solve", file.to_str().unwrap(), "--json"], LIMIT);
-    // The proof game (problem 1) is not supported: an error naming its line and word.
-    assert_eq!(run.status.code(), Some(1), "{}", run.stderr);
+    // The proof game (problem 1) takes minutes: it gets five seconds here, and what it found by
+    // then must be Popeye's game (its full solve is in the full tier, solve_popeye.rs).
+    let run = run_cli(&["solve", file.to_str().unwrap(), "--json", "--maxtime", "5"], LIMIT);
+    assert_eq!(run.status.code(), Some(0), "{}", run.stderr);
     let results = json_lines(&run.stdout);
     assert_eq!(results.len(), 8, "{}", run.stdout);
-    let error = results[0].get("error").unwrap().str();
-    assert!(error.contains("line 7") && error.contains("dia10.5"), "{error}");
+    assert_eq!(results[0].get("stipulation").unwrap().str(), "dia10.5");
+    let popeye_game = read_data("solve-proofgame.tsv").split('\t').nth(3).unwrap().to_string();
+    let found = solution_set(&results[0]);
+    assert!(found.is_empty() || found == popeye_game, "{found}");
+    if results[0].get("complete") == Some(&Json::Bool(true)) {
+        assert_eq!(found, popeye_game);
+    }
     let expected: BTreeMap<&str, String> = examples()
         .iter()
         .map(|[id, _, _, set]| (leak(id), sort_set(set)))
@@ -448,7 +454,8 @@ fn a_closed_pipe_is_not_a_panic() {
     let out = child.wait_with_output().unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!stderr.contains("panicked"), "{stderr}");
-    assert_eq!(out.status.code(), Some(1));
+    // Every problem of the file can be set up, and the solver stops once nobody reads.
+    assert_eq!(out.status.code(), Some(0));
 }
 
 #[test]

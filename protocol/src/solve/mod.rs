@@ -226,6 +226,10 @@ impl Session {
             self.error(1, &format!("{file} holds no problem"));
         }
         for (i, parsed) in problems.into_iter().enumerate() {
+            // Nobody reads the output any more: stop quietly.
+            if self.printer.closed {
+                return;
+            }
             match parsed {
                 Ok(problem) => self.run_problem(i + 1, &problem),
                 Err(e) => self.input_error(i + 1, &e),
@@ -289,6 +293,9 @@ impl Session {
     }
 
     fn solve_task(&mut self, number: usize, task: &Task, problem_options: &problem::ProblemOptions) {
+        if self.printer.closed {
+            return;
+        }
         let tries = self.args.tries || problem_options.tries;
         let variations = self.args.variations || problem_options.variations;
         let play = task.stipulation.play;

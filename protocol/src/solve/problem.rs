@@ -320,7 +320,7 @@ pub fn first_mover(stipulation: &Stipulation, white_to_play: bool) -> Color {
         }
         Play::SeriesHelp => white_if(white_to_play),
         Play::Help => white_if(stipulation.half_move != white_to_play),
-        Play::HelpSelf => white_if(!stipulation.half_move != white_to_play),
+        Play::HelpSelf => white_if(stipulation.half_move == white_to_play),
         Play::ProofGame | Play::AToB => white_if(!stipulation.half_move),
     }
 }

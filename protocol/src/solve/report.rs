@@ -55,7 +55,7 @@ pub fn json(problem: usize, task: &Task, base: &Position, solved: &Solved, tries
                     .iter()
                     .map(|l| super::uci_line(pos, &task.stipulation, l))
                     .collect();
-                lines.sort_by(|a, b| (a.len(), a.join(" ")).cmp(&(b.len(), b.join(" "))));
+                lines.sort_by_key(|a| (a.len(), a.join(" ")));
                 lines
             };
             obj = obj.value("solutions", uci(&help.lines));
