@@ -629,7 +629,7 @@ mod tests {
 
     #[test]
     fn errors_name_the_line_and_word_and_the_next_problem_is_read() {
-        let text = "begin\npieces white ke1 black ke8\nstip #2\nfrobnicate\nnext\npieces white ke1 ke2 black ke8\nstip #2\nnext\npieces white ke1 black ke8 aliceb pe1\nstip #2\nnext\npieces white ke1 black ke8\nstip #2.5\nnext\npieces white ke1 nb1 black ke8\nstip #1\nnext\npieces white ke1 black ke8\nstip dia3.5\nnext\npieces white ke1 black ke8\nstip #1\nend";
+        let text = "begin\npieces white ke1 black ke8\nstip #2\nfrobnicate\nnext\npieces white ke1 ke2 black ke8\nstip #2\nnext\npieces white ke1 black ke8 aliceb pe1\nstip #2\nnext\npieces white ke1 black ke8\nstip #2.5\nnext\npieces white ke1 nb1 black ke8\nstip #1\nnext\npieces white ke1 black ke8\nstip dia3.7\nnext\npieces white ke1 black ke8\nstip #1\nend";
         let problems = parse(text);
         let errors: Vec<String> = problems
             .iter()
@@ -641,7 +641,7 @@ mod tests {
             .collect();
         assert_eq!(
             errors,
-            ["4 frobnicate", "6 ke2", "9 pe1", "13 #2.5", "15 nb1", "19 dia3.5", "ok"]
+            ["4 frobnicate", "6 ke2", "9 pe1", "13 #2.5", "15 nb1", "19 dia3.7", "ok"]
         );
     }
 }
