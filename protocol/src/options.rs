@@ -468,8 +468,9 @@ mod tests {
     #[test]
     fn listing_has_every_option_and_no_trailing_space() {
         let lines = option_lines();
-        assert_eq!(lines.len(), 17);
+        assert_eq!(lines.len(), 18);
         assert!(lines.iter().all(|l| !l.ends_with(' ')));
+        assert!(lines.contains(&"option name AliceTbPath type string default <empty>".to_string()));
         assert!(lines.contains(&"option name EvalFile type string default <embedded>".to_string()));
         assert!(lines.contains(&"option name UseNNUE type check default true".to_string()));
         assert!(lines.contains(&"option name Clear Hash type button".to_string()));

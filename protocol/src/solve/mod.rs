@@ -187,6 +187,10 @@ pub fn run(words: &[&str]) -> i32 {
         Some(pool) => pool.install(|| session.run_all()),
         None => session.run_all(),
     }
+    if session.printer.closed {
+        // Nobody reads the output any more: quiet, with the status of every one-shot command.
+        return crate::status::CLOSED_OUTPUT;
+    }
     i32::from(session.failed)
 }
 
