@@ -19,6 +19,7 @@ mod lines;
 mod notation;
 mod pgn_io;
 mod secret;
+mod review;
 mod server;
 mod session;
 mod settings;
