@@ -17,7 +17,7 @@ use crate::session::ENGINE;
 use serde_json::{json, Value};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Weak};
-use vorpal_engine::search::{Limits, SearchOptions, Searcher};
+use vorpal_engine::search::{Limits, Score, SearchOptions, Searcher};
 use vorpal_engine::Color;
 
 /// Nodes searched per position: a 40-move game takes well under a minute on one core.
@@ -152,8 +152,8 @@ impl Session {
                         "ply": m.ply,
                         "san": m.san(),
                         "eval": eval_text(white),
-                        "cp": clamped_cp(white),
-                        "mate": matches!(white, vorpal_engine::search::Score::Mate(_)),
+                        "cp": white_cp(m.after, m.mover().flip()),
+                        "mate": matches!(white, Score::Mate(_)),
                         "judgement": m.verdict.judgement.map(Judgement::name),
                         "mark": m.verdict.judgement.map(Judgement::suffix),
                         "best": m.best.map(|b| m.before.move_to_san(b)),
@@ -162,7 +162,7 @@ impl Session {
                     })
                 })
                 .collect();
-            out["startCp"] = json!(clamped_cp(review.start_eval));
+            out["startCp"] = json!(white_cp(review.start_eval, Color::White));
             for (side, key) in [(Color::White, "white"), (Color::Black, "black")] {
                 let s = &review.sides[side.index()];
                 out[key] = json!({
@@ -176,6 +176,15 @@ impl Session {
             out["pgn"] = json!(pgn);
         }
         out
+    }
+}
+
+/// Centipawns clamped to the model's ±10 pawns from White's view, of `score` from the view of
+/// `side` (the side to move; mated when the score is `Mate(0)`, so mates lie at the edge).
+fn white_cp(score: Score, side: Color) -> i32 {
+    match side {
+        Color::White => clamped_cp(score),
+        Color::Black => -clamped_cp(score),
     }
 }
 
