@@ -189,7 +189,7 @@ fn white_cp(score: Score, side: Color) -> i32 {
 }
 
 /// Reviews `game` with the in-process search; None when stopped (by `cancel`, the slot's end or
-/// the session's), else the review with its annotated PGN, or the engine's failure.
+/// the session's, or a changed main line), else the review with its annotated PGN, or the engine's failure.
 fn run(
     game: &InputGame,
     cancel: &AtomicBool,
@@ -213,17 +213,23 @@ fn run(
         let Some(shared) = session.upgrade() else {
             return false;
         };
+        // A main line changed since the start stops the review (its report would be hidden).
         shared.update(|s, _| {
-            if let Some(r) = s
-                .review
-                .as_mut()
-                .filter(|r| std::ptr::eq(Arc::as_ptr(&r.cancel), cancel))
-            {
-                r.done = done.min(total);
-                s.bump();
+            let line = s.main_line_moves();
+            match s.review.as_mut() {
+                Some(r) if std::ptr::eq(Arc::as_ptr(&r.cancel), cancel) && r.nodes == line => {
+                    r.done = done.min(total);
+                    s.bump();
+                    true
+                }
+                Some(r) if std::ptr::eq(Arc::as_ptr(&r.cancel), cancel) => {
+                    s.review = None;
+                    s.bump();
+                    false
+                }
+                _ => false,
             }
-        });
-        true
+        })
     };
     match review_game(&game.start, &game.moves, &mut analyst, &mut progress) {
         Ok(review) => {
@@ -325,5 +331,20 @@ mod tests {
         assert!(start_soon(&shared));
         let view = wait_done(&shared);
         assert_eq!(view["moves"].as_array().unwrap().len(), 2);
+        // A changed main line stops a running review and frees its place.
+        import(&shared, include_str!("../../../docs/examples/blunder.pgn"));
+        assert!(start_soon(&shared));
+        shared
+            .update(|s, sh| {
+                let last = s.tree.line_end(0);
+                s.game_command(sh, "delete", &json!({ "node": last }))
+            })
+            .unwrap();
+        let stopped = (0..1000).any(|_| {
+            std::thread::sleep(Duration::from_millis(10));
+            shared.lock().review.is_none()
+        });
+        assert!(stopped, "the review stops when the main line changes");
+        assert!(start_soon(&shared), "its place is free again");
     }
 }
