@@ -3,6 +3,7 @@
 # package-lock.json when missing, builds vorpal, and runs the tests with node's test runner.
 # Usage: tests/gui/browser.sh [SCREENSHOT_DIR]   (default: target/gui-screenshots)
 # UPDATE_README_SHOT=1 copies the analysis screenshot over docs/img/gui.png (the README's picture).
+# GUI_TESTS="review.test.mjs" runs some of the test files only.
 # VORPAL_BIN=path skips the build (default: build `vorpal` with the test profile, which
 # `cargo test --workspace` has already built, so CI pays nothing extra).
 set -euo pipefail
@@ -30,7 +31,7 @@ if [ -z "${VORPAL_BIN:-}" ]; then
 fi
 export VORPAL_BIN SCREENSHOT_DIR="$shots"
 cd "$here"
-timeout 900 node --test --test-concurrency=1 gui.test.mjs ux.test.mjs
+timeout 900 node --test --test-concurrency=1 ${GUI_TESTS:-gui.test.mjs ux.test.mjs review.test.mjs}
 if [ "${UPDATE_README_SHOT:-}" = 1 ]; then
   mkdir -p "$root/docs/img"
   cp "$shots/08-analysis-line-played.png" "$root/docs/img/gui.png"

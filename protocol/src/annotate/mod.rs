@@ -14,7 +14,11 @@ mod progress;
 mod review;
 mod write;
 
-use review::{review_game, ReviewError};
+pub use games::{read_games, InputGame};
+pub use judge::{clamped_cp, Judgement};
+pub use local::LocalAnalyst;
+pub use review::{review_game, GameReview, ReviewError};
+pub use write::{annotated_pgn, eval_text};
 
 use crate::analyze::searcher;
 use crate::options::available_memory_mb;
@@ -22,8 +26,7 @@ use crate::output::{to_stderr, to_stdout, StdStream};
 use crate::session::ENGINE;
 use crate::status;
 use args::{parse_args, Args, USAGE};
-use games::{read_games, GameError, InputGame};
-use local::LocalAnalyst;
+use games::GameError;
 use progress::Progress;
 use std::io::{IsTerminal, Read, Write};
 use vorpal_engine::Rules;

@@ -9,6 +9,7 @@ const BOARD: &str = include_str!("assets/board.js");
 const API: &str = include_str!("assets/api.js");
 const PANELS: &str = include_str!("assets/panels.js");
 const STORE: &str = include_str!("assets/store.js");
+const REVIEW: &str = include_str!("assets/review.js");
 
 /// One drawing per piece kind, by its letter.
 const PIECES: [(char, &str); 6] = [
@@ -35,6 +36,7 @@ pub fn find(path: &str) -> Option<(Vec<u8>, &'static str)> {
         "/api.js" => Some((API, js)),
         "/panels.js" => Some((PANELS, js)),
         "/store.js" => Some((STORE, js)),
+        "/review.js" => Some((REVIEW, js)),
         _ => None,
     };
     if let Some((body, kind)) = page {

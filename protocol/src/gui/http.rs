@@ -357,6 +357,7 @@ fn run_command(s: &mut Session, shared: &Arc<Shared>, cmd: &Value) -> Result<(),
             s.restart_engines(shared);
             Ok(())
         }
+        "review" => s.start_review(shared),
         other => s.game_command(shared, other, cmd),
     }
 }

@@ -18,6 +18,7 @@ mod hub;
 mod lines;
 mod notation;
 mod pgn_io;
+mod review;
 mod secret;
 mod server;
 mod session;

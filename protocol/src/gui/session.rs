@@ -6,6 +6,7 @@
 use super::engine_pool::EnginePool;
 use super::lines::{parse_line, EngineLine};
 use super::notation::refusal;
+use super::review::Review;
 use super::settings::{Limit, Mode, Settings};
 use super::tree::GameTree;
 use super::worker::{Event, Job, Worker};
@@ -103,6 +104,8 @@ pub struct Session {
     pub version: u64,
     /// The server's engines, counted against its cap.
     pool: Arc<EnginePool>,
+    /// The game report of the main line, running or done.
+    pub review: Option<Review>,
 }
 
 /// A session shared between the HTTP threads, the engine threads and the ticker.
@@ -148,6 +151,7 @@ impl Shared {
             alert: None,
             version: 1,
             pool,
+            review: None,
         };
         let shared = Arc::new(Shared {
             state: Mutex::new(session),
@@ -203,6 +207,7 @@ impl Shared {
         let mut s = self.lock();
         s.workers = [None, None];
         s.search = None;
+        s.review = None;
     }
 }
 
@@ -218,6 +223,11 @@ impl Session {
     /// True when engine slot `slot` has a running (or failed) engine.
     pub fn engine_in_use(&self, slot: usize) -> bool {
         self.workers[slot].is_some() || self.engine[slot].failed.is_some()
+    }
+
+    /// The server's engine cap.
+    pub(super) fn pool(&self) -> &Arc<EnginePool> {
+        &self.pool
     }
 
     pub(super) fn bump(&mut self) {
@@ -667,6 +677,7 @@ impl Session {
     ) {
         let rules_changed = tree.start().rules() != self.rules();
         self.stop_search();
+        self.drop_review();
         self.tree = tree;
         let end = self.tree.line_end(0);
         self.imported_result = headers

@@ -204,6 +204,7 @@ impl Session {
             "variants": self.variant_names(),
             "players": self.players,
             "pgn": self.pgn_text(),
+            "review": self.review_json(),
             "status": self.status_text(),
         })
     }

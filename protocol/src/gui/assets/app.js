@@ -5,6 +5,7 @@
 import { openSession, savedSession, pollLoop, command, fetchPgn, closeSession } from './api.js';
 import { Boards, pieceElement } from './board.js';
 import { renderMoves, renderLines, renderEval, renderPlayers } from './panels.js';
+import { renderReview, markMoves } from './review.js';
 import { loadGame, saveGame, holdSid, sidTaken, loadPrefs, savePrefs } from './store.js';
 
 const $ = (id) => document.getElementById(id);
@@ -43,6 +44,8 @@ function show(s) {
   $('status').classList.toggle('over', !!s.result);
   if (s.message) notice(s.message);
   renderMoves($('moves'), s, (node) => send({ cmd: 'goto', node }));
+  markMoves($('moves'), s);
+  renderReview($('review'), s, reviewActions);
   renderLines($('lines'), s, playLine);
   renderEval($('evalbar'), $('evaltext'), s);
   renderPlayers($('player-top'), $('player-bottom'), s, receivedAt, boards.reversed);
@@ -107,6 +110,13 @@ function showSettingsFor() {
   }
   document.querySelector('.engine-label').textContent = mode === 'watch' ? 'White engine' : 'Engine';
 }
+
+/** What the game report's buttons and graph do. */
+const reviewActions = {
+  goto: (node) => send({ cmd: 'goto', node }),
+  start: () => send({ cmd: 'review' }),
+  exportPgn: (text) => { $('pgn').value = text; $('notation').open = true; },
+};
 
 /** Commands reach the server one at a time, in the order they were given (two quick
  * settings changes must not arrive the other way round). */

@@ -1,0 +1,133 @@
+// Browser test of the game report (issue 24): Review on an imported game shows a progress bar,
+// then an evaluation graph with one point per ply, the known blunder marked `??` in the move
+// list with its better line, both sides' accuracy, a click on the graph going to that move,
+// and the annotated PGN exported into the PGN box. Screenshots at 1400x900 and 390x844 go to
+// $SCREENSHOT_DIR (review-1400x900.png, review-390x844.png).
+
+import { test as nodeTest, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+
+const BIN = process.env.VORPAL_BIN;
+const SHOTS = process.env.SCREENSHOT_DIR || '/tmp/vorpal-gui-shots';
+const test = (name, fn) => nodeTest(name, { timeout: 180000 }, fn);
+
+// docs/examples/blunder.pgn: 8... h5?? allows 9. Rxh8#.
+const BLUNDER = `[Event "Review example"]
+[White "Tweedledum"]
+[Black "Tweedledee"]
+[Result "1-0"]
+[Variant "Alice"]
+
+1. e4 d5 2. Qe2 Qd4 3. Qb5/A+ Kd8 4. Qa5+ Ke8/A 5. Qa4/A+ Kd8 6. e5/A Nf6
+7. Nc3 Nc6 8. h4 {the h-pawn leaves board A} h5 9. Rxh8# 1-0
+`;
+
+let browser;
+let server;
+
+function freePort() {
+  return new Promise((resolve) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** `vorpal gui --port port`; resolves to {url, child} once it prints its link. */
+function startServer(port) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(BIN, ['gui', '--port', String(port)], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`no URL from vorpal gui: ${out}`)), 15000);
+    child.stdout.on('data', (d) => {
+      out += d;
+      const m = out.match(/http:\/\/[0-9.:]+\/\?token=[A-Za-z0-9_-]+/);
+      if (m) {
+        clearTimeout(timer);
+        resolve({ url: m[0], child });
+      }
+    });
+    child.stderr.on('data', (d) => { out += d; });
+  });
+}
+
+before(async () => {
+  assert.ok(BIN, 'VORPAL_BIN must name the vorpal binary');
+  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
+  server = await startServer(await freePort());
+});
+
+after(async () => {
+  await browser?.close();
+  server?.child.kill();
+});
+
+async function openPage(viewport) {
+  // bypassCSP: waitForFunction evaluates text, which the page's policy forbids.
+  const context = await browser.newContext({ viewport, bypassCSP: true });
+  const page = await context.newPage();
+  page.on('pageerror', (e) => { throw e; });
+  await page.goto(server.url);
+  await page.waitForFunction(() => /to move|wins|Draw/.test(document.getElementById('status').textContent));
+  return page;
+}
+
+/** Imports the blunder game and reviews it; resolves when the report is drawn. */
+async function review(page) {
+  await page.fill('#pgn', BLUNDER);
+  await page.click('#importpgn');
+  await page.waitForFunction(() => document.querySelectorAll('#moves .move').length === 17);
+  await page.click('#reviewbtn');
+  await page.waitForSelector('#review .eval-graph', { timeout: 120000 });
+}
+
+test('Review on an imported game: graph, marks, better line, accuracy, export', async () => {
+  const page = await openPage({ width: 1400, height: 900 });
+  await page.fill('#pgn', BLUNDER);
+  await page.click('#importpgn');
+  await page.waitForFunction(() => document.querySelectorAll('#moves .move').length === 17);
+  await page.click('#reviewbtn');
+  // The progress bar shows while the server reviews (it may finish before we look).
+  const seen = await page.waitForSelector('#review-progress, #review .eval-graph', { timeout: 60000 });
+  assert.ok(seen);
+  await page.waitForSelector('#review .eval-graph', { timeout: 120000 });
+  assert.equal(await page.locator('#review .eval-graph circle.pt').count(), 17, 'one point per ply');
+  // The known blunder is marked in the move list, with its colour class.
+  const h5 = page.locator('#moves .move[data-ply="16"]');
+  assert.equal(await h5.locator('.mark.blunder').textContent(), '??');
+  // Its better line is listed and accuracy is shown for both sides.
+  const row = page.locator('#review .mistake-row.blunder', { hasText: 'h5??' });
+  assert.equal(await row.count(), 1);
+  assert.match(await row.locator('.pv').textContent(), /^8\.\.\. /);
+  const accuracies = await page.locator('#review .side .acc').allTextContents();
+  assert.equal(accuracies.length, 2);
+  for (const a of accuracies) assert.match(a, /^\d+\.\d%$/);
+  // A click on the graph's column of ply 16 shows the position after 8... h5.
+  await page.locator('#review .eval-graph rect.hit').nth(15).click();
+  await page.waitForFunction(() => document.querySelector('#moves .move.current')?.dataset.ply === '16');
+  assert.equal(await page.locator('#review .mistake-row.current').count(), 1);
+  await page.screenshot({ path: join(SHOTS, 'review-1400x900.png') });
+  // Export review fills the PGN box with the annotated game.
+  await page.click('#exportreview');
+  const pgn = await page.inputValue('#pgn');
+  assert.match(pgn, /8\.\.\. h5\?\?/);
+  assert.match(pgn, /\[%eval /);
+  assert.match(pgn, /\[WhiteAccuracy "/);
+  await page.context().close();
+});
+
+test('the report on a phone (390x844) fits the width', async () => {
+  const page = await openPage({ width: 390, height: 844 });
+  await review(page);
+  const wide = await page.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(wide <= 390, `no sideways scrolling (${wide} px)`);
+  await page.locator('#review').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: join(SHOTS, 'review-390x844.png'), fullPage: true });
+  await page.context().close();
+});
