@@ -19,6 +19,7 @@ mod lines;
 mod notation;
 mod pgn_io;
 mod review;
+mod review_state;
 mod secret;
 mod server;
 mod session;

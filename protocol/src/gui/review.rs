@@ -7,6 +7,7 @@
 //!
 //! The only door: [`Session::start_review`] and [`Session::review_json`].
 
+use super::review_state::Review;
 use super::session::{Session, Shared};
 use crate::annotate::{
     annotated_pgn, clamped_cp, eval_text, read_games, review_game, GameReview, InputGame, Judgement, LocalAnalyst,
@@ -28,25 +29,6 @@ const STACK_BYTES: usize = 64 << 20;
 
 /// Transposition table of a review, in MB.
 const HASH_MB: usize = 16;
-
-/// A review of the main line, running or finished. Dropping it stops the search.
-pub struct Review {
-    /// The main line's nodes (after the root) and their moves (wide UCI) when it started.
-    nodes: Vec<(usize, String)>,
-    /// Positions searched so far and in all.
-    done: usize,
-    total: usize,
-    /// The finished review with its annotated PGN, or why it failed.
-    outcome: Option<Result<(GameReview, String), String>>,
-    /// Set to stop the search.
-    cancel: Arc<AtomicBool>,
-}
-
-impl Drop for Review {
-    fn drop(&mut self) {
-        self.cancel.store(true, Ordering::SeqCst);
-    }
-}
 
 impl Session {
     /// The main line's nodes and moves.

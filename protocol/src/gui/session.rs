@@ -6,7 +6,7 @@
 use super::engine_pool::EnginePool;
 use super::lines::{parse_line, EngineLine};
 use super::notation::refusal;
-use super::review::Review;
+use super::review_state::Review;
 use super::settings::{Limit, Mode, Settings};
 use super::tree::GameTree;
 use super::worker::{Event, Job, Worker};
