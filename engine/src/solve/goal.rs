@@ -200,6 +200,18 @@ pub(crate) fn has_goal_move(pos: &Position, goal: Goal, pruning: bool) -> bool {
     })
 }
 
+/// Appends to `out` one finished line per reply: `line`, then `m`, then the reply (the forced
+/// goal moves of the other side after `m`). `line` is left as it was.
+pub(crate) fn push_replies(line: &mut Vec<Move>, m: Move, replies: Vec<Move>, out: &mut Vec<Vec<Move>>) {
+    line.push(m);
+    for d in replies {
+        line.push(d);
+        out.push(line.clone());
+        line.pop();
+    }
+    line.pop();
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -10,7 +10,7 @@
 //! of `k` half moves is remembered in the proof table, so a transposition is not searched twice.
 
 use super::direct::child;
-use super::goal::{forced_goal, goal_reached, may_have_check, may_reach};
+use super::goal::{forced_goal, goal_reached, may_have_check, may_reach, push_replies};
 use super::stipulation::{Goal, Play, Stipulation};
 use super::table::ProofTable;
 use super::{NodeCounter, SolveControl, SolveOptions};
@@ -49,13 +49,7 @@ impl Helper<'_> {
         if self.self_end {
             let q = child(p, m);
             if let Some(replies) = forced_goal(&q, self.goal, self.pruning) {
-                line.push(m);
-                for d in replies {
-                    line.push(d);
-                    out.push(line.clone());
-                    line.pop();
-                }
-                line.pop();
+                push_replies(line, m, replies, out);
                 self.nodes.control.found_one(self.max_solutions);
             }
         } else if (!self.pruning || may_reach(p, m, self.goal)) && goal_reached(&child(p, m), self.goal) {
@@ -85,12 +79,7 @@ impl Helper<'_> {
         // Failure memo: a position already proven to have no line of this length (reached
         // again by another move order) is not searched twice.
         let memo = self.pruning && plies < MEMO_PLIES;
-        if memo
-            && self
-                .table
-                .probe(p.key())
-                .is_some_and(|failed| failed & (1 << plies) != 0)
-        {
+        if memo && self.table.failed(p.key(), plies) {
             return;
         }
         let before = out.len();
@@ -100,7 +89,7 @@ impl Helper<'_> {
             line.pop();
         }
         if memo && out.len() == before && !self.nodes.control.stopped() {
-            self.table.update(p.key(), |old| old.unwrap_or(0) | 1 << plies);
+            self.table.mark_failed(p.key(), plies);
         }
     }
 }

@@ -372,12 +372,7 @@ impl Prover<'_> {
             return;
         }
         let memo = self.pruning && plies < MEMO_PLIES;
-        if memo
-            && self
-                .table
-                .probe(p.key())
-                .is_some_and(|failed| failed & (1 << plies) != 0)
-        {
+        if memo && self.table.failed(p.key(), plies) {
             return;
         }
         let before = out.len();
@@ -387,7 +382,7 @@ impl Prover<'_> {
             line.pop();
         }
         if memo && out.len() == before && !self.nodes.control.stopped() {
-            self.table.update(p.key(), |old| old.unwrap_or(0) | 1 << plies);
+            self.table.mark_failed(p.key(), plies);
         }
     }
 }

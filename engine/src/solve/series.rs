@@ -16,7 +16,7 @@
 //! and the failure memo of positions (after the pass) proven to have no series of `k` moves.
 
 use super::direct::child;
-use super::goal::{forced_goal, goal_reached, may_have_check, may_reach};
+use super::goal::{forced_goal, goal_reached, may_have_check, may_reach, push_replies};
 use super::help::{short_lengths, HelpSolution};
 use super::stipulation::{Goal, Play, Stipulation};
 use super::table::ProofTable;
@@ -72,13 +72,7 @@ impl Series<'_> {
             _ => {
                 let q = child(p, m);
                 if let Some(replies) = forced_goal(&q, self.goal, self.pruning) {
-                    line.push(m);
-                    for d in replies {
-                        line.push(d);
-                        out.push(line.clone());
-                        line.pop();
-                    }
-                    line.pop();
+                    push_replies(line, m, replies, out);
                     self.nodes.control.found_one(self.max_solutions);
                 }
             }
@@ -101,12 +95,7 @@ impl Series<'_> {
             return;
         }
         let memo = self.pruning && moves < MEMO_MOVES;
-        if memo
-            && self
-                .table
-                .probe(p.key())
-                .is_some_and(|failed| failed & (1 << moves) != 0)
-        {
+        if memo && self.table.failed(p.key(), moves) {
             return;
         }
         let before = out.len();
@@ -122,7 +111,7 @@ impl Series<'_> {
             line.pop();
         }
         if memo && out.len() == before && !self.nodes.control.stopped() {
-            self.table.update(p.key(), |old| old.unwrap_or(0) | 1 << moves);
+            self.table.mark_failed(p.key(), moves);
         }
     }
 }

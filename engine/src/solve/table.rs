@@ -49,6 +49,16 @@ impl ProofTable {
                 .store((key & TAG_MASK) | u64::from(payload), Ordering::Relaxed);
         }
     }
+
+    /// Failure memo: true when `key` was proven to have no line of `length` (one bit a length).
+    pub(crate) fn failed(&self, key: u64, length: u32) -> bool {
+        self.probe(key).is_some_and(|failed| failed & (1 << length) != 0)
+    }
+
+    /// Failure memo: records that `key` has no line of `length`.
+    pub(crate) fn mark_failed(&self, key: u64, length: u32) {
+        self.update(key, |old| old.unwrap_or(0) | 1 << length);
+    }
 }
 
 #[cfg(test)]
