@@ -143,6 +143,12 @@ impl Position {
         CastlingConfig::destinations(color, side)
     }
 
+    /// Where king and rook of `color` start for a castling on `side` (standard or Chess960).
+    pub fn castle_starts(&self, color: Color, side: CastleSide) -> (Square, Square) {
+        let config = &self.castle_config;
+        (config.king[color.index()], config.rook[color.index()][side as usize])
+    }
+
     /// Square passed over by the last double step, if the last move was one.
     #[inline(always)]
     pub fn ep_square(&self) -> Option<Square> {

@@ -14,6 +14,7 @@ mod direct;
 mod goal;
 mod help;
 mod proof;
+mod proof_bounds;
 mod series;
 mod stipulation;
 mod table;
