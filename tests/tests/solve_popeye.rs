@@ -1,7 +1,8 @@
 //! `vorpal solve` against Popeye 4.104's solution sets for what the solver added: short
 //! solutions of helpmates and direct mates, series-movers, reflex and help-self mates
-//! (`tests/data/solve-popeye-more.tsv`), every twin kind (`solve-popeye-twins.inp`), and the
-//! proof game of the Andernach examples.
+//! (`tests/data/solve-popeye-more.tsv`), every twin kind (`solve-popeye-twins.inp`), the
+//! proof game of the Andernach examples, and `a=>b` proof games in Popeye input
+//! (`solve-popeye-atob.inp`).
 
 use serde_json::Value;
 use std::path::PathBuf;
@@ -101,6 +102,33 @@ fn short_solutions_are_listed_apart_and_hidden_by_no_short() {
     // The text lists the short lines first and counts them in the summary.
     let run = run_cli(&["solve", "--fen", &row[1], "--stip", "h#2"], LIMIT);
     assert!(run.stdout.contains("short solution"), "{}", run.stdout);
+}
+
+#[test]
+fn a_to_b_proof_games_from_popeye_input_have_popeyes_games() {
+    let file = local_data("solve-popeye-atob.inp");
+    let run = run_cli(&["solve", file.to_str().unwrap(), "--json"], LIMIT);
+    assert!(run.status.success(), "{}", run.stderr);
+    let results = results(&run.stdout);
+    let expected = rows(&std::fs::read_to_string(local_data("solve-popeye-atob.tsv")).unwrap());
+    assert_eq!(results.len(), expected.len());
+    for (result, row) in results.iter().zip(&expected) {
+        assert_eq!(result["complete"], Value::Bool(true));
+        assert_eq!(
+            solution_set(result),
+            row.get(1).map_or("", String::as_str),
+            "problem {}",
+            row[0]
+        );
+    }
+    // Popeye's numbering: the side that starts plays move 1 (Black here).
+    let run = run_cli(&["solve", file.to_str().unwrap()], LIMIT);
+    assert!(
+        run.stdout
+            .contains("  1.Kd8 R7a2   2.Kc8/A Ra7   3.Qd8/A Ra1/A   4.Kb8 R7a8/A"),
+        "{}",
+        run.stdout
+    );
 }
 
 #[test]

@@ -270,6 +270,7 @@ impl Session {
             position,
             stipulation,
             stipulation_text: stip_text,
+            start: None,
         };
         let options = problem::ProblemOptions::default();
         self.solve_task(1, &task, &options);
@@ -306,12 +307,19 @@ impl Session {
         // A proof game starts from the variant's start position (`dia`) or from --from (`a=>b`).
         let base = match play {
             Play::ProofGame => Position::start(task.position.rules()),
-            Play::AToB => match &self.args.from {
-                Some(fen) => match Position::from_fen(fen, task.position.rules()) {
+            Play::AToB => match (&self.args.from, task.start) {
+                (Some(fen), _) => match Position::from_fen(fen, task.position.rules()) {
                     Ok(p) => p,
                     Err(e) => return self.error(number, &format!("bad --from FEN: {e}")),
                 },
-                None => return self.error(number, "an a=>b proof game needs --from <FEN> (its start position)"),
+                (None, Some(start)) => start,
+                (None, None) => {
+                    return self.error(
+                        number,
+                        "an a=>b proof game needs its start position: --from <FEN>, or in Popeye input \
+                         the pieces before the stipulation (the diagram's after it)",
+                    )
+                }
             },
             _ => task.position,
         };

@@ -11,7 +11,7 @@
 //! rest of that problem is skipped and reading goes on at the next `next`.
 
 use super::problem::{InputError, Placed, Problem, Transform, Twin, TwinOp};
-use vorpal_engine::solve::Stipulation;
+use vorpal_engine::solve::{Play, Stipulation};
 use vorpal_engine::{BoardId, Color, Piece, PieceKind, Square};
 
 /// The top-level keywords.
@@ -201,7 +201,13 @@ impl<'a> Reader<'a> {
                     let arg = self
                         .argument()
                         .ok_or_else(|| InputError::new(w.line, w.text, "the stipulation is missing"))?;
-                    problem.stipulation = Some((stipulation(&arg)?, arg.text.to_string(), arg.line));
+                    let stip = stipulation(&arg)?;
+                    // Popeye's a=>b: the pieces read so far are the start position; the next
+                    // `pieces` block is the diagram to reach.
+                    if stip.play == Play::AToB && problem.start_pieces.is_none() {
+                        problem.start_pieces = Some(std::mem::take(&mut problem.pieces));
+                    }
+                    problem.stipulation = Some((stip, arg.text.to_string(), arg.line));
                 }
                 Keyword::Option => {
                     self.at += 1;
@@ -625,6 +631,25 @@ mod tests {
         assert_eq!(bad[0].as_ref().unwrap_err().line, 3);
         assert!(p.twins[1].continued);
         assert_eq!(p.twins[1].ops.len(), 2);
+    }
+
+    #[test]
+    fn an_a_to_b_stipulation_splits_start_and_diagram() {
+        let text = "begin\npieces white ke1 ra1 black ke8\nstip a=>b1\npieces white ke1 ra2 black ke8\nend\n";
+        let problems = parse(text);
+        let p = problems[0].as_ref().unwrap();
+        let start = p.start_pieces.as_ref().unwrap();
+        assert_eq!(start.len(), 3);
+        assert!(start.iter().any(|x| x.square == Square::parse("a1").unwrap()));
+        assert_eq!(p.pieces.len(), 3);
+        assert!(p.pieces.iter().any(|x| x.square == Square::parse("a2").unwrap()));
+        let task = &p.tasks(vorpal_engine::Rules::default()).unwrap()[0];
+        // Black starts (no whitetoplay): after two half moves Black is to move on the diagram.
+        assert_eq!(task.start.unwrap().side_to_move(), Color::Black);
+        assert_eq!(task.position.side_to_move(), Color::Black);
+        // Other stipulations keep one diagram.
+        let dia = parse("pieces white ke1 black ke8\nstip dia2\n");
+        assert!(dia[0].as_ref().unwrap().start_pieces.is_none());
     }
 
     #[test]

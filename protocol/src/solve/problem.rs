@@ -161,6 +161,8 @@ pub struct Problem {
     pub headers: Vec<String>,
     /// The diagram.
     pub pieces: Vec<Placed>,
+    /// An `a=>b` proof game's start position (the pieces given before its stipulation).
+    pub start_pieces: Option<Vec<Placed>>,
     /// The stipulation, its text and line.
     pub stipulation: Option<(Stipulation, String, usize)>,
     /// The options.
@@ -182,6 +184,9 @@ pub struct Task {
     pub stipulation: Stipulation,
     /// Its text as given.
     pub stipulation_text: String,
+    /// An `a=>b` proof game's start position (Black to move, White with `option
+    /// whitetoplay`), when the input gave one.
+    pub start: Option<Position>,
 }
 
 /// Popeye's short name of a piece (`wK`, `bS`).
@@ -321,7 +326,20 @@ pub fn first_mover(stipulation: &Stipulation, white_to_play: bool) -> Color {
         Play::SeriesHelp => white_if(white_to_play),
         Play::Help => white_if(stipulation.half_move != white_to_play),
         Play::HelpSelf => white_if(stipulation.half_move == white_to_play),
-        Play::ProofGame | Play::AToB => white_if(!stipulation.half_move),
+        Play::ProofGame => white_if(!stipulation.half_move),
+        // Popeye's a=>b starts with Black (White with `option whitetoplay`); the diagram has
+        // the starter to move after an even number of half moves.
+        Play::AToB => white_if(white_to_play != stipulation.half_move),
+    }
+}
+
+/// Who starts an `a=>b` proof game read from Popeye input: Black, or White with
+/// `option whitetoplay`.
+pub fn start_mover(white_to_play: bool) -> Color {
+    if white_to_play {
+        Color::White
+    } else {
+        Color::Black
     }
 }
 
@@ -403,6 +421,16 @@ impl Problem {
             Position::from_fen(&fen(pieces, side, &self.options), rules)
                 .map_err(|e| InputError::new(line, word, format!("impossible position: {e}")))
         };
+        let start = match &self.start_pieces {
+            Some(pieces) => Some(
+                Position::from_fen(
+                    &fen(pieces, start_mover(self.options.white_to_play), &self.options),
+                    rules,
+                )
+                .map_err(|e| InputError::new(*stip_line, text, format!("impossible start position: {e}")))?,
+            ),
+            None => None,
+        };
         let label = |i: usize| (!self.twins.is_empty()).then(|| (b'a' + (i % 26) as u8) as char);
         let mut tasks = vec![Task {
             label: label(0),
@@ -410,6 +438,7 @@ impl Problem {
             position: build(&self.pieces, stip, *stip_line, text)?,
             stipulation: *stip,
             stipulation_text: text.clone(),
+            start,
         }];
         let mut previous = (self.pieces.clone(), (*stip, text.clone()));
         for (i, twin) in self.twins.iter().enumerate() {
@@ -428,6 +457,7 @@ impl Problem {
                 position: build(&pieces, &stipulation.0, twin.line, "twin")?,
                 stipulation: stipulation.0,
                 stipulation_text: stipulation.1.clone(),
+                start,
             });
             previous = (pieces, stipulation);
         }
@@ -479,5 +509,12 @@ mod tests {
         assert_eq!(first_mover(&stip("h#2"), true), Color::White);
         assert_eq!(first_mover(&stip("#2"), false), Color::White);
         assert_eq!(first_mover(&stip("s#3"), true), Color::White);
+        // Proof games: the diagram's side to move.
+        assert_eq!(first_mover(&stip("dia10.5"), false), Color::Black);
+        assert_eq!(first_mover(&stip("dia4"), false), Color::White);
+        assert_eq!(first_mover(&stip("a=>b3.5"), false), Color::White);
+        assert_eq!(first_mover(&stip("a=>b3.5"), true), Color::Black);
+        assert_eq!(first_mover(&stip("a=>b4"), false), Color::Black);
+        assert_eq!(start_mover(false), Color::Black);
     }
 }

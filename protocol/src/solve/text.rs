@@ -158,12 +158,9 @@ pub fn lines(pos: &Position, stipulation: &Stipulation, solution: &HelpSolution)
                 series_line(pos, stipulation, line)
             } else {
                 // A help line of odd length starts with the half move (`1...X`); a proof game
-                // does when Black starts it (`dia10.5`: `1.e4 e5 ... 11.X`).
-                let half = if stipulation.play.is_proof() {
-                    pos.side_to_move() == vorpal_engine::Color::Black
-                } else {
-                    line.len() % 2 == 1
-                };
+                // numbers its moves from the side that starts it, as Popeye does (`1.a4 b6`, and
+                // for an `a=>b` that Black starts `1.Kd8 Ra2`).
+                let half = !stipulation.play.is_proof() && line.len() % 2 == 1;
                 help_line(pos, line, half)
             }
         })
