@@ -1,9 +1,68 @@
 //! Engine `info` lines read for the page: the line number (MultiPV), depth, score and principal
 //! variation, and the variation replayed by the rules core into SAN with the `/A` suffix (it
 //! stops at the first move that is not legal, so a bad engine line never reaches the page).
+//! Of the `info string` lines only a tablebase verdict (`info string tablebase: mate in 12`) is
+//! kept, its text cut to [`MAX_VERDICT`] characters; every other one is dropped.
 
+use std::collections::BTreeMap;
 use vorpal_engine::{Color, Position};
 use vorpal_tuning::arena::engine_process::UciScore;
+
+/// Longest tablebase verdict passed to the page, in characters (engine output is not trusted).
+pub const MAX_VERDICT: usize = 120;
+
+/// The engine's latest word on one position: its lines and its tablebase verdict.
+#[derive(Clone, Debug, Default)]
+pub struct Analysis {
+    /// Latest analysis lines by MultiPV number.
+    pub lines: BTreeMap<u32, EngineLine>,
+    /// The tablebase verdict (`tablebase: mate in 12`), when the engine gave one.
+    pub tablebase: Option<String>,
+    /// The position the lines and the verdict are about (kept after the search stops).
+    pub position: Option<Position>,
+    /// True when something changed that the page has not been told.
+    pub dirty: bool,
+}
+
+impl Analysis {
+    /// Forgets the lines and the verdict (a new position or a new search).
+    pub fn clear(&mut self) {
+        self.lines.clear();
+        self.tablebase = None;
+        self.position = None;
+    }
+
+    /// Takes in an `info` line of the search of `position`; other lines change nothing.
+    pub fn read(&mut self, position: Position, line: &str) {
+        if let Some(verdict) = tablebase_verdict(line) {
+            self.tablebase = Some(verdict);
+        } else if let Some(l) = parse_line(line) {
+            self.lines.insert(l.multipv, l);
+        } else {
+            return;
+        }
+        self.position = Some(position);
+        self.dirty = true;
+    }
+}
+
+/// The verdict of an `info string tablebase: ...` line (`tablebase: mated in 3`), in one line
+/// of at most [`MAX_VERDICT`] characters without control characters; None for any other line.
+pub fn tablebase_verdict(line: &str) -> Option<String> {
+    let mut words = line.split_whitespace();
+    if words.next() != Some("info") || words.next() != Some("string") {
+        return None;
+    }
+    let text: String = words
+        .collect::<Vec<_>>()
+        .join(" ")
+        .chars()
+        .filter(|c| !c.is_control())
+        .take(MAX_VERDICT)
+        .collect();
+    let verdict = text.strip_prefix("tablebase:")?;
+    (!verdict.trim().is_empty()).then(|| text.trim_end().to_string())
+}
 
 /// One analysis line as the engine reported it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -119,6 +178,51 @@ mod tests {
         assert_eq!(score_text(huge.score.unwrap(), Color::Black), "+500.00");
         let mate = parse_line("info depth 1 score mate -2147483648 pv e2e4").unwrap();
         assert_eq!(score_text(mate.score.unwrap(), Color::Black), "#10000");
+    }
+
+    #[test]
+    fn only_tablebase_verdicts_pass_of_the_info_strings() {
+        let v = tablebase_verdict;
+        assert_eq!(
+            v("info string tablebase: mate in 4").as_deref(),
+            Some("tablebase: mate in 4")
+        );
+        assert_eq!(
+            v("info  string tablebase:  mated in 3 ").as_deref(),
+            Some("tablebase: mated in 3")
+        );
+        assert_eq!(v("info string tablebase: draw").as_deref(), Some("tablebase: draw"));
+        for other in [
+            "info string AliceTbPath '/x': not a directory; unchanged",
+            "info string error unknown command",
+            "info string Tablebase: mate in 4",
+            "info string tablebase:",
+            "info string  tablebase:   ",
+            "info depth 1 string tablebase: mate in 4",
+            "info stringtablebase: mate in 4",
+            "bestmove e2e4",
+        ] {
+            assert_eq!(v(other), None, "{other}");
+        }
+        let long = format!("info string tablebase: {}", "é\u{7}".repeat(500));
+        let cut = v(&long).unwrap();
+        assert_eq!(cut.chars().count(), MAX_VERDICT);
+        assert!(!cut.contains('\u{7}'));
+        assert!(parse_line("info string tablebase: mate in 4").is_none());
+
+        let mut a = Analysis::default();
+        let pos = Position::startpos();
+        a.read(pos, "info string hello");
+        assert!(!a.dirty && a.position.is_none());
+        a.read(pos, "info string tablebase: mate in 4");
+        a.read(pos, "info depth 1 score mate 4 pv e2e4");
+        assert!(a.dirty && a.position == Some(pos));
+        assert_eq!(
+            (a.tablebase.as_deref(), a.lines.len()),
+            (Some("tablebase: mate in 4"), 1)
+        );
+        a.clear();
+        assert!(a.tablebase.is_none() && a.lines.is_empty() && a.position.is_none());
     }
 
     #[test]

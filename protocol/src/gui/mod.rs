@@ -35,7 +35,7 @@ use vorpal_tuning::arena::engine_process::EngineConfig;
 
 const USAGE: &str = "\
 usage: vorpal gui [--port N] [--listen ADDR [--allow-host NAME]...] [--open]
-                  [--session-timeout S] [--max-engines N] [--engine SETTINGS]...
+                  [--session-timeout S] [--max-engines N] [--tb DIR] [--engine SETTINGS]...
 
 Starts a local web server for playing and analysing Alice chess in the browser and prints its
 link, which carries a secret access token: only the browser that opens it can use the server.
@@ -50,6 +50,10 @@ The page works offline: everything it needs is inside this program.
   --session-timeout S  end a page's game and engines S seconds after its last request
                        (default 90)
   --max-engines N      engine processes running at once, all pages together (default 8)
+  --tb DIR             the Alice endgame tables in DIR (made by 'vorpal tb generate'): sets
+                       AliceTbPath of the default engine, which then answers the positions
+                       in them from the tables; the page shows 'Tablebase: mate in N'.
+                       Not with --engine: give those engines option.AliceTbPath=DIR
   --engine ...         an engine the page may use, as key=value settings like vorpal-match:
                          cmd=PATH name=N dir=D arg=A option.K=V   (repeatable; the first is the
                          default). Without --engine the engine is this program itself.
@@ -73,6 +77,8 @@ pub struct GuiConfig {
     pub session_timeout: Duration,
     /// Engine processes running at once.
     pub max_engines: usize,
+    /// The endgame tables' directory (`--tb`), made absolute.
+    pub tb_dir: Option<std::path::PathBuf>,
 }
 
 /// The value after option `name`, as a whole number in `range`.
@@ -97,6 +103,7 @@ pub fn parse_args(args: &[&str]) -> Result<GuiConfig, String> {
     let mut allowed_hosts = Vec::new();
     let mut session_timeout = hub::DEFAULT_SESSION_TIMEOUT;
     let mut max_engines = engine_pool::DEFAULT_MAX_ENGINES;
+    let mut tb = None;
     let mut i = 0;
     while i < args.len() {
         match args[i] {
@@ -130,6 +137,10 @@ pub fn parse_args(args: &[&str]) -> Result<GuiConfig, String> {
                 max_engines = number_arg(args, i, 1..=64)? as usize;
                 i += 2;
             }
+            "--tb" => {
+                tb = Some(*args.get(i + 1).ok_or("--tb needs a directory")?);
+                i += 2;
+            }
             "--engine" => {
                 let mut settings = Vec::new();
                 i += 1;
@@ -152,8 +163,20 @@ pub fn parse_args(args: &[&str]) -> Result<GuiConfig, String> {
              will use with --allow-host NAME (see the README's notes on --listen)"
         ));
     }
+    let tb_dir = tb.map(tb_directory).transpose()?;
     if engines.is_empty() {
-        engines.push(own_engine()?);
+        let mut own = own_engine()?;
+        if let Some(dir) = &tb_dir {
+            let dir = dir.to_str().ok_or("--tb: the directory's path is not UTF-8")?;
+            own.options.push(("AliceTbPath".into(), dir.into()));
+        }
+        engines.push(own);
+    } else if tb_dir.is_some() {
+        return Err(
+            "--tb sets the tables of the default engine (this program); an --engine \
+                    takes them as option.AliceTbPath=DIR"
+                .into(),
+        );
     }
     Ok(GuiConfig {
         addr: SocketAddr::new(ip, port),
@@ -162,7 +185,17 @@ pub fn parse_args(args: &[&str]) -> Result<GuiConfig, String> {
         allowed_hosts,
         session_timeout,
         max_engines,
+        tb_dir,
     })
+}
+
+/// The `--tb` directory, made absolute (the engines may run elsewhere); it must exist.
+fn tb_directory(dir: &str) -> Result<std::path::PathBuf, String> {
+    let path = std::fs::canonicalize(dir).map_err(|e| format!("--tb: cannot use '{dir}': {e}"))?;
+    if !path.is_dir() {
+        return Err(format!("--tb: '{dir}' is not a directory"));
+    }
+    Ok(path)
 }
 
 /// One `--engine`: `key=value` settings; a single word without `=` is taken as `cmd=`.
@@ -218,6 +251,17 @@ pub fn run(args: &[&str]) -> i32 {
             return 2;
         }
     };
+    if let Some(dir) = &config.tb_dir {
+        let found = vorpal_engine::tablebase::Tablebases::open(dir).map_or(0, |tb| tb.available().len());
+        let note = match found {
+            0 => format!(
+                "no endgame tables in {} yet (make them with 'vorpal tb generate --all 3 --dir DIR')",
+                dir.display()
+            ),
+            n => format!("{n} endgame tables in {}", dir.display()),
+        };
+        say(true, &format!("vorpal gui: {note}"));
+    }
     let token = match secret::access_token(std::env::var(secret::TOKEN_VARIABLE).ok()) {
         Ok(t) => t,
         Err(e) => {
@@ -264,5 +308,26 @@ mod tests {
         assert_eq!(parse_args(&[]).unwrap().max_engines, 8);
         assert!(parse_args(&["--session-timeout", "0"]).is_err());
         assert!(parse_args(&["--max-engines", "99999999999999999999"]).is_err());
+    }
+
+    #[test]
+    fn tables_for_the_default_engine() {
+        let dir = std::env::temp_dir();
+        let c = parse_args(&["--tb", dir.to_str().unwrap()]).unwrap();
+        let abs = std::fs::canonicalize(&dir).unwrap();
+        assert_eq!(c.tb_dir.as_deref(), Some(abs.as_path()));
+        let tb_path = ("AliceTbPath".to_string(), abs.to_str().unwrap().to_string());
+        assert_eq!(c.engines[0].options, vec![tb_path]);
+        assert!(parse_args(&[]).unwrap().engines[0].options.is_empty());
+        let missing = parse_args(&["--tb", "/nonexistent/vorpal-tables"]).unwrap_err();
+        assert!(
+            missing.contains("--tb: cannot use '/nonexistent/vorpal-tables'"),
+            "{missing}"
+        );
+        let file = concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml");
+        assert!(parse_args(&["--tb", file]).unwrap_err().contains("not a directory"));
+        assert!(parse_args(&["--tb"]).is_err());
+        let both = parse_args(&["--tb", dir.to_str().unwrap(), "--engine", "cmd=/bin/true"]).unwrap_err();
+        assert!(both.contains("option.AliceTbPath=DIR"), "{both}");
     }
 }

@@ -4,13 +4,12 @@
 //! in by the hub's ticker at most ten times a second.
 
 use super::engine_pool::EnginePool;
-use super::lines::{parse_line, EngineLine};
+use super::lines::Analysis;
 use super::notation::refusal;
 use super::review_state::Review;
 use super::settings::{Limit, Mode, Settings};
 use super::tree::GameTree;
 use super::worker::{Event, Job, Worker};
-use std::collections::BTreeMap;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, Weak};
 use std::time::{Duration, Instant};
 use vorpal_engine::{Color, EnPassant, EndReason, GameResult, Move, Position, Rules};
@@ -89,11 +88,8 @@ pub struct Session {
     /// The search in progress.
     pub search: Option<Search>,
     next_id: u64,
-    /// Latest analysis lines by MultiPV number.
-    pub lines: BTreeMap<u32, EngineLine>,
-    /// The position the lines are about (kept after the search stops).
-    pub lines_position: Option<Position>,
-    lines_dirty: bool,
+    /// The engine's latest lines and tablebase verdict, and the position they are about.
+    pub analysis: Analysis,
     /// Result (`1-0`, ...) and its explanation when the shown node ends the game.
     pub result: Option<(String, String)>,
     /// The last command's error (the page shows it in one place until the next success).
@@ -143,9 +139,7 @@ impl Shared {
             generation: [0, 0],
             search: None,
             next_id: 1,
-            lines: BTreeMap::new(),
-            lines_position: None,
-            lines_dirty: false,
+            analysis: Analysis::default(),
             result: None,
             message: None,
             alert: None,
@@ -195,8 +189,8 @@ impl Shared {
     pub fn tick(self: &Arc<Self>) {
         self.update(|s, shared| {
             s.check_flag(shared);
-            if s.lines_dirty {
-                s.lines_dirty = false;
+            if s.analysis.dirty {
+                s.analysis.dirty = false;
                 s.bump();
             }
         });
@@ -333,7 +327,7 @@ impl Session {
     pub fn restart_engines(&mut self, shared: &Arc<Shared>) {
         self.workers = [None, None];
         self.search = None;
-        self.lines.clear();
+        self.analysis.clear();
         self.message = None;
         self.alert = None;
         self.start_engine(shared, 0);
@@ -373,11 +367,7 @@ impl Session {
             }
             Event::Info(id, line) => {
                 if let Some(search) = self.search.as_ref().filter(|s| s.id == id) {
-                    if let Some(l) = parse_line(&line) {
-                        self.lines_position = Some(search.position);
-                        self.lines.insert(l.multipv, l);
-                        self.lines_dirty = true;
-                    }
+                    self.analysis.read(search.position, &line);
                 }
             }
             Event::BestMove(id, text) => {
@@ -443,7 +433,7 @@ impl Session {
         }
         let node = self.tree.add(self.cursor, mv);
         self.set_cursor(node);
-        self.lines.clear();
+        self.analysis.clear();
         if self.result.is_some() {
             self.stop_clocks();
         } else if let Some(c) = self.clocks.as_mut() {
@@ -557,8 +547,7 @@ impl Session {
             go,
             expected,
         });
-        self.lines.clear();
-        self.lines_position = None;
+        self.analysis.clear();
         self.search = Some(Search {
             id,
             slot,
@@ -689,8 +678,7 @@ impl Session {
         self.set_cursor(end);
         self.players = players;
         self.reset_clocks();
-        self.lines.clear();
-        self.lines_position = None;
+        self.analysis.clear();
         self.message = None;
         self.bump();
         if rules_changed {

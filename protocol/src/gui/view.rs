@@ -93,13 +93,19 @@ impl Session {
             .collect()
     }
 
-    /// The analysis lines about the shown position (kept after the search stops), unless the
-    /// person plays the engine and has not asked to see them.
+    /// True when the page may see the engine's word on `pos`: it is about `pos` (kept after the
+    /// search stops), and the person does not play the engine without asking to see it.
+    fn analysis_shown(&self, pos: &Position) -> bool {
+        !self.engine_hidden() && self.analysis.position.as_ref() == Some(pos)
+    }
+
+    /// The analysis lines about the shown position.
     fn lines_json(&self, pos: &Position) -> Vec<Value> {
-        if self.engine_hidden() || self.lines_position.as_ref() != Some(pos) {
+        if !self.analysis_shown(pos) {
             return Vec::new();
         }
-        self.lines
+        self.analysis
+            .lines
             .values()
             .map(|l| {
                 let pv: Vec<Value> = pv_moves(pos, &l.pv)
@@ -198,6 +204,7 @@ impl Session {
             "showEngine": self.show_engine,
             "thinking": thinking,
             "lines": self.lines_json(pos),
+            "tablebase": self.analysis.tablebase.as_ref().filter(|_| self.analysis_shown(pos)),
             "clocks": clocks,
             "engines": engines,
             "configuredEngines": configured,

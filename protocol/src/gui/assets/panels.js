@@ -65,10 +65,18 @@ function count(n) {
   return String(n);
 }
 
-/** Fills the analysis lines (`#lines`); `onPlay(ucis)` plays a line's moves. */
+/** Fills the analysis lines (`#lines`): the tablebase verdict first when the engine gave one
+ * ("Tablebase: mate in 12", class `tablebase`), then the lines; `onPlay(ucis)` plays a line's
+ * moves. */
 export function renderLines(el, state, onPlay) {
   el.replaceChildren();
   if (state.engineHidden) return;
+  if (state.tablebase) {
+    const tb = document.createElement('div');
+    tb.className = 'tablebase';
+    tb.textContent = `Tablebase${state.tablebase.slice('tablebase'.length)}`;
+    el.appendChild(tb);
+  }
   const fields = state.fen.split(' ');
   const startNumber = Number(fields[5]) || 1;
   const first = state.lines[0];
