@@ -206,6 +206,16 @@ fn fix_parity(d: u32, parity: u32) -> u32 {
 /// more, the bounds stay off.
 const MAX_UNITS: usize = 32;
 
+/// A piece of the position not yet on a diagram piece, with its castling options.
+struct Mover {
+    unit: Unit,
+    /// Where a castling may take it (a wing each), on the other board.
+    castled: [Option<Unit>; 2],
+    /// What the castling costs it: one move for the king, none for the rook (its ride is
+    /// inside the king's move).
+    castling_cost: u32,
+}
+
 /// Capture allowances with a cost table of their own: none, one, two or more.
 const ALLOWANCES: usize = 3;
 
@@ -297,25 +307,29 @@ impl Target {
         let Some(mine_now) = units(pos, color) else {
             return 0;
         };
-        let mut movers: ArrayVec<(Unit, [Option<Unit>; 2], u32), MAX_UNITS> = ArrayVec::new();
-        for u in mine_now {
-            if let Some(j) = (0..targets.len()).find(|&j| !placed[j] && targets[j] == u) {
+        let mut movers: ArrayVec<Mover, MAX_UNITS> = ArrayVec::new();
+        for unit in mine_now {
+            if let Some(j) = (0..targets.len()).find(|&j| !placed[j] && targets[j] == unit) {
                 placed[j] = true;
                 continue;
             }
-            movers.push((u, Target::castled(pos, color, &u), u32::from(u.kind == PieceKind::King)));
+            movers.push(Mover {
+                unit,
+                castled: Target::castled(pos, color, &unit),
+                castling_cost: u32::from(unit.kind == PieceKind::King),
+            });
         }
         let open: ArrayVec<usize, MAX_UNITS> = (0..targets.len()).filter(|&j| !placed[j]).collect();
         if open.is_empty() {
             return captures_left as u32;
         }
-        // The castling costs the king one move and gives the rook a free ride.
-        let cost = |j: usize, m: &(Unit, [Option<Unit>; 2], u32)| -> u32 {
+        let cost = |j: usize, m: &Mover| -> u32 {
             let table = &tables[j];
-            let plain = u32::from(table[m.0.index()]);
-            m.1.iter()
+            let plain = u32::from(table[m.unit.index()]);
+            m.castled
+                .iter()
                 .flatten()
-                .map(|castled| m.2 + u32::from(table[castled.index()]))
+                .map(|castled| m.castling_cost + u32::from(table[castled.index()]))
                 .fold(plain, u32::min)
         };
         let moves = min_cost_assignment(open.len(), movers.len(), |i, k| cost(open[i], &movers[k])).min(INF);
