@@ -212,6 +212,7 @@ fn four_man_tables_agree_with_every_reference_row_and_convert_wins() {
     let (dir, made_here) = four_man_set();
     let n = check_reference_rows(&dir, &Material::all_up_to(4));
     assert_eq!(n, 45, "every row of tb-examples.tsv");
+    distances_to_capture_are_consistent(&dir);
     tables_convert_wins(&dir);
     if made_here {
         std::fs::remove_dir_all(&dir).unwrap();
@@ -257,14 +258,35 @@ impl Rng {
 }
 
 /// `count` legal positions of `material` (pieces as FEN letters, White's first), White to
-/// move, that the tables call won with a mate at least `min_moves` away and within the
-/// fifty-move rule (at most 50 moves: longer wins are flagged and not played from the tables).
-fn long_wins(tb: &Tablebases, pieces: &str, min_moves: u32, count: usize, rng: &mut Rng) -> Vec<String> {
+/// move, that the tables call won with a mate a number of `moves` away, and whose win
+/// stands under the fifty-move rule (the mate within 50 moves, or the next capture within
+/// 100 plies).
+fn long_wins(
+    tb: &Tablebases,
+    pieces: &str,
+    moves: std::ops::RangeInclusive<u32>,
+    count: usize,
+    rng: &mut Rng,
+) -> Vec<String> {
     let mut out = Vec::new();
-    for _ in 0..200_000 {
+    for fen in random_positions(pieces, 200_000, rng) {
         if out.len() == count {
             break;
         }
+        let pos = Position::from_fen(&fen, Rules::default()).unwrap();
+        let Ok(Some(p)) = tb.probe(&pos) else { continue };
+        let stands = p.dtm().unwrap_or(0) <= 50 || tb.probe_dtz(&pos).unwrap().is_some_and(|z| z <= 100);
+        if p.wdl == Wdl::Win && moves.contains(&p.dtm().unwrap()) && stands {
+            out.push(fen);
+        }
+    }
+    out
+}
+
+/// Up to `tries` random legal positions of `pieces` (FEN letters, White's first), White to move.
+fn random_positions(pieces: &str, tries: usize, rng: &mut Rng) -> Vec<String> {
+    let mut out = Vec::new();
+    for _ in 0..tries {
         let mut cells: Vec<(u64, char)> = Vec::new();
         for letter in pieces.chars() {
             let cell = rng.below(128);
@@ -304,16 +326,66 @@ fn long_wins(tb: &Tablebases, pieces: &str, min_moves: u32, count: usize, rng: &
             rows.push(row);
         }
         let fen = format!("{} w - - 0 1", rows.join("/"));
-        let Ok(pos) = Position::from_fen(&fen, Rules::default()) else {
-            continue;
-        };
-        if let Ok(Some(p)) = tb.probe(&pos) {
-            if p.wdl == Wdl::Win && (min_moves..=50).contains(&p.dtm().unwrap()) {
-                out.push(fen);
-            }
+        if Position::from_fen(&fen, Rules::default()).is_ok() {
+            out.push(fen);
         }
     }
     out
+}
+
+/// The distance-to-capture files of KRvKB and KRvKN (the pawnless materials with mates beyond
+/// fifty moves): on random positions of both sides to move, the same win, draw or loss as the
+/// mate distance, never longer, and each value recomputed from the moves: a win is one ply
+/// more than its best move's (a capture counts 0 after it), a loss one more than its longest
+/// non-capture move's and at least 2 with a capture, a mate 0.
+fn distances_to_capture_are_consistent(dir: &Path) {
+    let tb = Tablebases::open(dir).unwrap();
+    let mut rng = Rng(0xD72);
+    for pieces in ["KRkb", "KRkn"] {
+        let material = if pieces == "KRkb" { "KRvKB" } else { "KRvKN" };
+        assert!(dir.join(format!("{material}.vtz")).exists(), "{material}.vtz");
+        let (mut checked, mut beyond) = (0, 0);
+        for fen in random_positions(pieces, 400, &mut rng) {
+            for fen in [fen.clone(), fen.replace(" w ", " b ")] {
+                let Ok(pos) = Position::from_fen(&fen, Rules::default()) else {
+                    continue;
+                };
+                let p = tb.probe(&pos).unwrap().unwrap();
+                let z = tb.probe_dtz(&pos).unwrap();
+                let Some(z) = z else {
+                    assert_eq!(p.wdl, Wdl::Draw, "{fen}");
+                    continue;
+                };
+                assert!(
+                    z <= p.plies.unwrap() && z % 2 == p.plies.unwrap() % 2,
+                    "{fen}: dtz {z}, {p:?}"
+                );
+                let mut win_best = u32::MAX;
+                let mut loss_worst = 0;
+                for &mv in pos.legal_moves().iter() {
+                    let child = pos.after(mv);
+                    let capture = child.halfmove_clock() == 0;
+                    let cp = tb.probe(&child).unwrap().unwrap();
+                    let cz = if capture { None } else { tb.probe_dtz(&child).unwrap() };
+                    match (cp.wdl, capture) {
+                        (Wdl::Loss, true) => win_best = win_best.min(1),
+                        (Wdl::Loss, false) => win_best = win_best.min(cz.unwrap() + 1),
+                        (Wdl::Win, true) => loss_worst = loss_worst.max(2),
+                        (Wdl::Win, false) => loss_worst = loss_worst.max(cz.unwrap() + 1),
+                        (Wdl::Draw, _) => {}
+                    }
+                }
+                match p.wdl {
+                    Wdl::Win => assert_eq!(z, win_best, "{fen}"),
+                    _ => assert_eq!(z, loss_worst, "{fen}"),
+                }
+                checked += 1;
+                beyond += usize::from(p.plies.unwrap() > 100);
+            }
+        }
+        println!("{pieces}: {checked} decided positions checked, {beyond} with the mate beyond fifty moves");
+        assert!(checked > 100);
+    }
 }
 
 /// Long wins of several 4-man materials, played out by the search (2,000 nodes a move) with
@@ -323,16 +395,21 @@ fn tables_convert_wins(dir: &Path) {
     let tb = std::sync::Arc::new(Tablebases::open(dir).unwrap());
     let mut rng = Rng(0x5EED_2026);
     let (mut total, mut with, mut without) = (0, 0, 0);
-    for (pieces, min_moves) in [
-        ("KQkr", 20),
-        ("KRkn", 10),
-        ("KBNk", 15),
-        ("KBBk", 10),
-        ("KPkp", 10),
-        ("KQkp", 8),
-    ] {
+    let cases = [
+        ("KQkr", 20..=50),
+        ("KRkn", 10..=50),
+        ("KBNk", 15..=50),
+        ("KBBk", 10..=50),
+        ("KPkp", 10..=50),
+        ("KQkp", 8..=50),
+        // Mates beyond fifty moves whose next capture comes in time (distance-to-capture file).
+        ("KRkn", 51..=80),
+        ("KRkb", 51..=80),
+    ];
+    for (pieces, moves) in cases {
         let (mut w, mut wo) = (0, 0);
-        let positions = long_wins(&tb, pieces, min_moves, 8, &mut rng);
+        let min_moves = *moves.start();
+        let positions = long_wins(&tb, pieces, moves, 8, &mut rng);
         assert!(!positions.is_empty(), "{pieces}: no long win sampled");
         for fen in &positions {
             let a = play_out(fen, &tb, true, 2000);

@@ -1,8 +1,11 @@
 //! The endgame tables in the search: at the root the best table move is played with its
 //! `mate N` score; inside the tree a position in the tables gets its win, draw or loss as a
-//! score in the band just below the mates (`TB_WIN`). Wins the fifty-move rule could cut
-//! short (the mate further away than the moves left on the clock) are not taken from the
-//! tables. A damaged file is reported once at the root and the search goes on without it.
+//! score in the band just below the mates (`TB_WIN`). A win or loss whose mate is further
+//! away than the plies left on the fifty-move clock is taken from the tables only when its
+//! material's distance-to-capture file shows the next capture (or the mate) within them; at
+//! the root the winner then plays the move that keeps it soonest. Otherwise the search goes on
+//! without the table there. A damaged file is reported once at the root and the search goes on
+//! without it.
 
 use super::report::{Bound, Report, Score, SearchInfo, SearchResult};
 use super::thread::{RootMove, Worker};
@@ -16,6 +19,40 @@ use std::time::Instant;
 /// `halfmove`): the mate comes before the clock reaches 100 plies.
 fn within_fifty(p: Probe, halfmove: u16) -> bool {
     p.plies.is_none_or(|plies| halfmove as u32 + plies <= 100)
+}
+
+/// True when the result `p` of `pos` stands under the fifty-move rule: the mate, or else the
+/// next capture (from the distance-to-capture file, where the material has one), comes
+/// before the clock reaches 100 plies.
+fn fifty_safe(tb: &Tablebases, pos: &Position, p: Probe) -> bool {
+    within_fifty(p, pos.halfmove_clock())
+        || matches!(tb.probe_dtz(pos), Ok(Some(z)) if pos.halfmove_clock() as u32 + z <= 100)
+}
+
+/// Among the winning moves of a root whose mate lies beyond the fifty-move clock, the one that
+/// reaches a capture (or the mate) soonest, when that comes within the clock.
+fn soonest_safe_win(tb: &Tablebases, pos: &Position, moves: &[MoveProbe]) -> Option<MoveProbe> {
+    let clock = pos.halfmove_clock() as u32;
+    let mut best: Option<(u32, MoveProbe)> = None;
+    for m in moves.iter().filter(|m| m.result.wdl == Wdl::Win) {
+        let child = pos.after(m.mv);
+        let plies = if child.halfmove_clock() == 0 {
+            // The move captures: what follows counts from a fresh clock.
+            match tb.probe(&child) {
+                Ok(Some(p)) if fifty_safe(tb, &child, p) => 1,
+                _ => continue,
+            }
+        } else {
+            match tb.probe_dtz(&child) {
+                Ok(Some(z)) => z + 1,
+                _ => continue,
+            }
+        };
+        if clock + plies <= 100 && best.is_none_or(|(b, _)| plies < b) {
+            best = Some((plies, *m));
+        }
+    }
+    best.map(|(_, m)| m)
 }
 
 /// The reported score of a move's result.
@@ -65,10 +102,16 @@ pub(crate) fn tablebase_root(
             return None;
         }
     };
-    let best = *moves.first()?;
-    if !within_fifty(best.result, pos.halfmove_clock()) {
-        return None;
+    let mut moves = moves;
+    let first = *moves.first()?;
+    if !within_fifty(first.result, pos.halfmove_clock()) {
+        // The quickest mate is beyond the clock: play for the soonest capture when it comes in
+        // time, else leave the root to the search.
+        let safe = soonest_safe_win(tb, pos, &moves)?;
+        moves.retain(|m| m.mv != safe.mv);
+        moves.insert(0, safe);
     }
+    let best = moves[0];
     let ms = start.elapsed().as_millis() as u64;
     let mut first_pv = Vec::new();
     for (i, m) in moves.iter().take(multipv.max(1)).enumerate() {
@@ -117,7 +160,7 @@ impl Worker<'_> {
             return None;
         }
         let p = tb.probe(pos).ok()??;
-        if !within_fifty(p, pos.halfmove_clock()) {
+        if !fifty_safe(tb, pos, p) {
             return None;
         }
         Some(match p.wdl {

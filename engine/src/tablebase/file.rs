@@ -1,4 +1,6 @@
-//! The table file: one per material, `<MATERIAL>.vtb`.
+//! The table files: one per material, `<MATERIAL>.vtb` (distance to mate), and for the
+//! pawnless materials whose mates can exceed the fifty-move rule also `<MATERIAL>.vtz`
+//! (distance to the next capture or mate; its header says `metric=dtz`).
 //!
 //! Layout (little-endian): the magic `VORPALTB`, the format version (u32), a header of text
 //! lines (`material=`, `rules=`, `entries=`; its length as u32 first), then for each side to
@@ -20,6 +22,34 @@ pub const VERSION: u32 = 1;
 /// The rules every table assumes.
 pub const RULES: &str = "alice en-passant=off castling=none fifty-move=ignored";
 
+/// What a table file holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Metric {
+    /// Distance to mate (`.vtb`).
+    Dtm,
+    /// Distance to the next capture or mate, under the play that minimises (winner) or
+    /// maximises (loser) it (`.vtz`).
+    Dtz,
+}
+
+impl Metric {
+    /// The file name extension.
+    fn extension(self) -> &'static str {
+        match self {
+            Metric::Dtm => "vtb",
+            Metric::Dtz => "vtz",
+        }
+    }
+
+    /// The header's `metric=` value (none for distance-to-mate files, as before).
+    fn header(self) -> Option<&'static str> {
+        match self {
+            Metric::Dtm => None,
+            Metric::Dtz => Some("dtz"),
+        }
+    }
+}
+
 /// The file name of a material's table.
 pub fn file_name(material: &Material) -> String {
     format!("{material}.vtb")
@@ -27,7 +57,12 @@ pub fn file_name(material: &Material) -> String {
 
 /// The path of a material's table in `dir`.
 pub fn path_in(dir: &Path, material: &Material) -> PathBuf {
-    dir.join(file_name(material))
+    path_for(dir, material, Metric::Dtm)
+}
+
+/// The path of a material's file of `metric` in `dir`.
+pub fn path_for(dir: &Path, material: &Material, metric: Metric) -> PathBuf {
+    dir.join(format!("{material}.{}", metric.extension()))
 }
 
 /// FNV-1a, 64 bits.
@@ -97,11 +132,14 @@ fn unpack(data: &[u8], expected: usize) -> Option<Vec<u8>> {
 }
 
 /// Writes a table's two value arrays (file layout) to `path`; returns the bytes written.
-pub fn write(path: &Path, material: &Material, values: &[Vec<u8>; 2]) -> Result<u64, TbError> {
+pub fn write(path: &Path, material: &Material, values: &[Vec<u8>; 2], metric: Metric) -> Result<u64, TbError> {
     let mut buf = Vec::new();
     buf.extend_from_slice(MAGIC);
     buf.extend_from_slice(&VERSION.to_le_bytes());
-    let header = format!("material={material}\nrules={RULES}\nentries={}\n", values[0].len());
+    let mut header = format!("material={material}\nrules={RULES}\nentries={}\n", values[0].len());
+    if let Some(m) = metric.header() {
+        header.push_str(&format!("metric={m}\n"));
+    }
     buf.extend_from_slice(&(header.len() as u32).to_le_bytes());
     buf.extend_from_slice(header.as_bytes());
     for side in values {
@@ -117,7 +155,7 @@ pub fn write(path: &Path, material: &Material, values: &[Vec<u8>; 2]) -> Result<
     }
     let sum = checksum(&buf);
     buf.extend_from_slice(&sum.to_le_bytes());
-    let tmp = path.with_extension("vtb.part");
+    let tmp = path.with_extension(format!("{}.part", metric.extension()));
     let io = |e: std::io::Error| TbError::Io(format!("{}: {e}", path.display()));
     let mut f = std::fs::File::create(&tmp).map_err(io)?;
     f.write_all(&buf).map_err(io)?;
@@ -127,8 +165,8 @@ pub fn write(path: &Path, material: &Material, values: &[Vec<u8>; 2]) -> Result<
     Ok(buf.len() as u64)
 }
 
-/// Reads and checks a table file; returns the two value arrays of `entries` each.
-pub fn read(path: &Path, material: &Material, entries: usize) -> Result<[Vec<u8>; 2], TbError> {
+/// Reads and checks a table file of `metric`; returns the two value arrays of `entries` each.
+pub fn read(path: &Path, material: &Material, entries: usize, metric: Metric) -> Result<[Vec<u8>; 2], TbError> {
     let bytes = std::fs::read(path).map_err(|e| TbError::Io(format!("{}: {e}", path.display())))?;
     let bad = |why: &str| TbError::Damaged(format!("{}: {why}", path.display()));
     if bytes.len() < 8 + 4 + 4 + 8 || &bytes[..8] != MAGIC {
@@ -163,6 +201,13 @@ pub fn read(path: &Path, material: &Material, entries: usize) -> Result<[Vec<u8>
         return Err(bad(&format!(
             "made for rules {:?}, expected {RULES:?}",
             field("rules").unwrap_or("?")
+        )));
+    }
+    if field("metric") != metric.header() {
+        return Err(bad(&format!(
+            "holds the metric {:?}, expected {:?}",
+            field("metric").unwrap_or("dtm"),
+            metric.header().unwrap_or("dtm")
         )));
     }
     if field("entries") != Some(&entries.to_string()) {

@@ -14,7 +14,7 @@
 //! atomic byte arrays: two bytes per entry and side during generation (value and count) and
 //! one for the floor.
 
-use super::file;
+use super::file::{self, Metric};
 use super::index::Layout;
 use super::material::Material;
 use super::probe::{entry_of, Table, Tablebases};
@@ -55,6 +55,23 @@ pub struct GenStats {
     pub file_bytes: u64,
     /// Plies processed (the longest distance plus one).
     pub rounds: u32,
+    /// For a pawnless material with mates beyond fifty moves: per side to move, the wins and
+    /// losses by the distance to the next capture (also written as `<MATERIAL>.vtz`).
+    pub dtz: Option<[DtzStats; 2]>,
+}
+
+/// Counts of one side to move by the distance to the next capture or mate.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct DtzStats {
+    /// Wins whose next capture or mate the winner can force within 100 plies: wins under the
+    /// fifty-move rule from a clock at zero.
+    pub wins_within_fifty: u64,
+    /// Wins the defender can drag past 100 plies without a capture: draws under the rule.
+    pub wins_beyond_fifty: u64,
+    /// Losses the defender can drag past 100 plies (draws under the rule).
+    pub losses_beyond_fifty: u64,
+    /// The longest distance of a win in plies and a position with it.
+    pub longest_win: Option<(u32, String)>,
 }
 
 /// What one task of a round finds: positions decided now (side, index), and losses decided
@@ -85,6 +102,71 @@ pub fn generate(material: &Material, tables: &Tablebases, progress: &mut dyn FnM
         }
     }
     let layout = Layout::new(material);
+    let (gen_values, rounds) = retrograde(material, &layout, &subs, false, start, progress)?;
+    let sides = [
+        stats(&layout, &gen_values[0], Color::White),
+        stats(&layout, &gen_values[1], Color::Black),
+    ];
+    let file_values = to_file_layout(&layout, &gen_values);
+    drop(gen_values);
+    let path = file::path_in(tables.dir(), material);
+    let file_bytes = file::write(&path, material, &file_values, Metric::Dtm)?;
+    tables.insert(material, Table::new(material, file_values));
+    // A pawnless material whose mates can outlast the fifty-move rule also gets the distance
+    // to the next capture (its only zeroing moves), which tells the wins the rule lets stand.
+    let beyond_fifty = sides
+        .iter()
+        .any(|st| st.longest_win.as_ref().is_some_and(|(plies, _)| *plies > 100));
+    let dtz = if material.pawns() == 0 && beyond_fifty {
+        progress(&format!(
+            "{material}: distance to the next capture (mates beyond fifty moves)"
+        ));
+        let (dtz_values, _) = retrograde(material, &layout, &subs, true, start, progress)?;
+        let dtz_sides = [
+            dtz_stats(&layout, &dtz_values[0], Color::White),
+            dtz_stats(&layout, &dtz_values[1], Color::Black),
+        ];
+        let file_values = to_file_layout(&layout, &dtz_values);
+        drop(dtz_values);
+        let path = file::path_for(tables.dir(), material, Metric::Dtz);
+        let bytes = file::write(&path, material, &file_values, Metric::Dtz)?;
+        tables.insert_dtz(material, Table::new(material, file_values));
+        Some((dtz_sides, bytes))
+    } else {
+        None
+    };
+    Ok(GenStats {
+        material: material.clone(),
+        sides,
+        seconds: start.elapsed().as_secs_f64(),
+        file_bytes: file_bytes + dtz.as_ref().map_or(0, |d| d.1),
+        rounds,
+        dtz: dtz.map(|d| d.0),
+    })
+}
+
+/// The generation arrays in file layout.
+fn to_file_layout(layout: &Layout, gen_values: &[Vec<u8>; 2]) -> [Vec<u8>; 2] {
+    [0, 1].map(|side| {
+        (0..layout.file_size())
+            .into_par_iter()
+            .map(|f| gen_values[side][layout.file_to_gen(f)])
+            .collect()
+    })
+}
+
+/// The retrograde analysis of `material` (steps 1 and 2 above); returns the values (generation
+/// layout) and the plies processed. With `zeroing`, a capture or promotion ends the count: its
+/// distance is that of the smallest win or loss (one ply for the mover's win through it, two
+/// for a loss), so the values are the distance to the next capture (or mate), not to mate.
+pub(super) fn retrograde(
+    material: &Material,
+    layout: &Layout,
+    subs: &[(Material, Arc<Table>)],
+    zeroing: bool,
+    start: Instant,
+    progress: &mut dyn FnMut(&str),
+) -> Result<([Vec<u8>; 2], u32), TbError> {
     let n = layout.gen_size();
     let new_array = || (0..n).map(|_| AtomicU8::new(0)).collect::<Vec<_>>();
     let val = [new_array(), new_array()];
@@ -127,7 +209,10 @@ pub fn generate(material: &Material, tables: &Tablebases, progress: &mut dyn FnM
                         DRAW => draw = true,
                         INVALID => draw = true, // cannot happen: the child is legal and its table exists
                         v => {
-                            let plies = v as u32 - 1;
+                            let plies = match (zeroing, (v as u32 - 1) % 2) {
+                                (false, _) => v as u32 - 1,
+                                (true, parity) => parity,
+                            };
                             if plies.is_multiple_of(2) {
                                 best_win = best_win.min(plies + 1);
                             } else {
@@ -234,28 +319,8 @@ pub fn generate(material: &Material, tables: &Tablebases, progress: &mut dyn FnM
         d += 1;
     }
     drop((cnt, floor));
-    let gen_values: [Vec<u8>; 2] = val.map(|v| v.into_iter().map(|a| a.into_inner()).collect());
-    let sides = [
-        stats(&layout, &gen_values[0], Color::White),
-        stats(&layout, &gen_values[1], Color::Black),
-    ];
-    let file_values: [Vec<u8>; 2] = [0, 1].map(|side| {
-        (0..layout.file_size())
-            .into_par_iter()
-            .map(|f| gen_values[side][layout.file_to_gen(f)])
-            .collect()
-    });
-    drop(gen_values);
-    let path = file::path_in(tables.dir(), material);
-    let file_bytes = file::write(&path, material, &file_values)?;
-    tables.insert(material, Table::new(material, file_values));
-    Ok(GenStats {
-        material: material.clone(),
-        sides,
-        seconds: start.elapsed().as_secs_f64(),
-        file_bytes,
-        rounds: d,
-    })
+    let values: [Vec<u8>; 2] = val.map(|v| v.into_iter().map(|a| a.into_inner()).collect());
+    Ok((values, d))
 }
 
 /// Counts of one side; each generation entry stands for `group` positions.
@@ -287,6 +352,36 @@ fn stats(layout: &Layout, values: &[u8], stm: Color) -> SideStats {
     }
     if loss_at.0 > 0 {
         st.longest_loss = Some((loss_at.0 as u32 - 1, fen(loss_at.1)));
+    }
+    st
+}
+
+/// Counts of one side's distances to the next capture.
+fn dtz_stats(layout: &Layout, values: &[u8], stm: Color) -> DtzStats {
+    let group = if layout.pawns { 4 } else { 8 };
+    let mut st = DtzStats::default();
+    let mut win_at = (0u8, 0usize);
+    for (i, &v) in values.iter().enumerate() {
+        if v == INVALID || v == DRAW {
+            continue;
+        }
+        let plies = v as u32 - 1;
+        if plies % 2 == 1 {
+            if plies <= 100 {
+                st.wins_within_fifty += group;
+            } else {
+                st.wins_beyond_fifty += group;
+            }
+            if v > win_at.0 {
+                win_at = (v, i);
+            }
+        } else if plies > 100 {
+            st.losses_beyond_fifty += group;
+        }
+    }
+    if win_at.0 > 0 {
+        let fen = layout.decode_gen(win_at.1, stm).map(|s| s.to_fen()).unwrap_or_default();
+        st.longest_win = Some((win_at.0 as u32 - 1, fen));
     }
     st
 }

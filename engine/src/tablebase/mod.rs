@@ -19,7 +19,7 @@ mod setup;
 mod tests;
 
 pub use file::{file_name, RULES, VERSION};
-pub use generate::{generate, generate_all, GenStats, SideStats};
+pub use generate::{generate, generate_all, DtzStats, GenStats, SideStats};
 pub use material::{Material, MAX_MEN};
 pub use probe::{MoveProbe, Probe, Tablebases, Wdl};
 

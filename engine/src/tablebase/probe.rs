@@ -1,6 +1,6 @@
 //! Loading tables on demand and probing positions.
 
-use super::file;
+use super::file::{self, Metric};
 use super::index::Layout;
 use super::material::{Material, MAX_MEN};
 use super::setup::Setup;
@@ -174,7 +174,7 @@ enum Slot {
 /// A directory of tables, loaded on demand and kept in memory.
 pub struct Tablebases {
     dir: PathBuf,
-    tables: Mutex<HashMap<Material, Slot>>,
+    tables: Mutex<HashMap<(Material, Metric), Slot>>,
 }
 
 impl Tablebases {
@@ -212,29 +212,42 @@ impl Tablebases {
 
     /// Makes a freshly generated table available without reading it back.
     pub(crate) fn insert(&self, material: &Material, table: Table) {
-        self.lock().insert(material.clone(), Slot::Loaded(Arc::new(table)));
+        self.lock()
+            .insert((material.clone(), Metric::Dtm), Slot::Loaded(Arc::new(table)));
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<Material, Slot>> {
+    /// Makes a freshly generated distance-to-capture table available.
+    pub(crate) fn insert_dtz(&self, material: &Material, table: Table) {
+        self.lock()
+            .insert((material.clone(), Metric::Dtz), Slot::Loaded(Arc::new(table)));
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<(Material, Metric), Slot>> {
         self.tables.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// The table of a canonical material: `None` when its file is absent; an error (kept, and
     /// given again) when the file is damaged or of another version.
     pub(crate) fn table(&self, material: &Material) -> Result<Option<Arc<Table>>, TbError> {
-        if let Some(slot) = self.lock().get(material) {
+        self.table_of(material, Metric::Dtm)
+    }
+
+    /// The table of `metric` of a canonical material, as [`Tablebases::table`].
+    fn table_of(&self, material: &Material, metric: Metric) -> Result<Option<Arc<Table>>, TbError> {
+        let key = (material.clone(), metric);
+        if let Some(slot) = self.lock().get(&key) {
             return match slot {
                 Slot::Loaded(t) => Ok(Some(t.clone())),
                 Slot::Missing => Ok(None),
                 Slot::Failed(e) => Err(e.clone()),
             };
         }
-        let path = file::path_in(&self.dir, material);
+        let path = file::path_for(&self.dir, material, metric);
         let slot = if !path.exists() {
             Slot::Missing
         } else {
             let layout = Layout::new(material);
-            match file::read(&path, material, layout.file_size()) {
+            match file::read(&path, material, layout.file_size(), metric) {
                 Ok(values) => Slot::Loaded(Arc::new(Table::new(material, values))),
                 Err(e) => Slot::Failed(e),
             }
@@ -244,7 +257,7 @@ impl Tablebases {
             Slot::Missing => Ok(None),
             Slot::Failed(e) => Err(e.clone()),
         };
-        self.lock().insert(material.clone(), slot);
+        self.lock().insert(key, slot);
         result
     }
 
@@ -279,6 +292,18 @@ impl Tablebases {
             return Ok(None);
         };
         Ok(self.entry(&s)?.map(Probe::from_entry))
+    }
+
+    /// The distance in plies to the next capture or mate of a won or lost `pos` under the
+    /// play that minimises it for the winner and maximises it for the loser, when the
+    /// material has a distance-to-capture file (pawnless materials whose mates can exceed fifty
+    /// moves); `Ok(None)` otherwise and for a draw.
+    pub fn probe_dtz(&self, pos: &Position) -> Result<Option<u32>, TbError> {
+        let Some(s) = setup_of(pos)? else {
+            return Ok(None);
+        };
+        let entry = entry_of(&s, &mut |m| self.table_of(m, Metric::Dtz))?;
+        Ok(entry.and_then(|v| Probe::from_entry(v).plies))
     }
 
     /// Every legal move with its value for the mover, best first (`Ok(None)` as for

@@ -276,3 +276,40 @@ fn a_damaged_or_foreign_file_is_refused() {
     assert!(matches!(tb.probe(&ep), Err(TbError::Rules(_))));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn distance_to_capture_is_distance_to_mate_where_no_capture_wins() {
+    // In KQvK the winner has nothing to capture and the defender's capture draws: the
+    // distance to the next capture or mate is the distance to mate, entry for entry.
+    let dir = temp_dir("dtz");
+    let kqk = Material::parse("KQvK").unwrap();
+    generate_all(&Material::all_up_to(3), &dir, &mut |_| {}).unwrap();
+    let tables = Tablebases::open(&dir).unwrap();
+    let subs: Vec<_> = kqk
+        .successors()
+        .into_iter()
+        .filter_map(|m| tables.table(&m).unwrap().map(|t| (m, t)))
+        .collect();
+    let layout = super::index::Layout::new(&kqk);
+    let start = std::time::Instant::now();
+    let (dtm, _) = super::generate::retrograde(&kqk, &layout, &subs, false, start, &mut |_| {}).unwrap();
+    let (dtz, _) = super::generate::retrograde(&kqk, &layout, &subs, true, start, &mut |_| {}).unwrap();
+    assert_eq!(dtm, dtz);
+    // A 3-man table's mates stay within fifty moves: no distance-to-capture file is written.
+    assert!(!dir.join("KQvK.vtz").exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_file_of_the_other_metric_is_refused() {
+    let dir = temp_dir("metric");
+    generate_all(&Material::all_up_to(3), &dir, &mut |_| {}).unwrap();
+    // A distance-to-mate file put where the distance-to-capture file belongs.
+    std::fs::copy(dir.join("KQvK.vtb"), dir.join("KQvK.vtz")).unwrap();
+    let tb = Tablebases::open(&dir).unwrap();
+    let pos = Position::from_fen("8/8/8/8/4k3/Q7/8/K7 w - - 0 1", Rules::default()).unwrap();
+    let err = tb.probe_dtz(&pos).unwrap_err();
+    assert!(err.to_string().contains("metric"), "{err}");
+    assert!(tb.probe(&pos).unwrap().is_some());
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -190,12 +190,24 @@ fn report(s: &GenStats, json: bool) {
                 "longest_win": longest(&st.longest_win), "longest_loss": longest(&st.longest_loss),
             })
         };
+        let dtz = s.dtz.as_ref().map(|d| {
+            let one = |st: &vorpal_engine::tablebase::DtzStats| {
+                json!({
+                    "wins_within_fifty": st.wins_within_fifty,
+                    "wins_beyond_fifty": st.wins_beyond_fifty,
+                    "losses_beyond_fifty": st.losses_beyond_fifty,
+                    "longest_win": st.longest_win.as_ref().map(|(p, fen)| json!({"plies": p, "fen": fen})),
+                })
+            };
+            json!({"white_to_move": one(&d[0]), "black_to_move": one(&d[1])})
+        });
         let o = json!({
             "material": s.material.to_string(),
             "white_to_move": side(0),
             "black_to_move": side(1),
             "seconds": (s.seconds * 1000.0).round() / 1000.0,
             "file_bytes": s.file_bytes,
+            "dtz": dtz,
         });
         to_stdout(&format!("{o}\n"));
         return;
@@ -217,4 +229,12 @@ fn report(s: &GenStats, json: bool) {
         side(0),
         side(1)
     ));
+    if let Some(d) = &s.dtz {
+        for (name, st) in [("White", &d[0]), ("Black", &d[1])] {
+            to_stdout(&format!(
+                "  {name} to move, fifty-move rule: {} wins stand, {} wins are draws, {} losses are draws\n",
+                st.wins_within_fifty, st.wins_beyond_fifty, st.losses_beyond_fifty
+            ));
+        }
+    }
 }

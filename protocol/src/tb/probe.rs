@@ -101,9 +101,19 @@ pub fn run(words: &[&str]) -> i32 {
             ))
         }
     };
+    // The distance to the next capture, where the material has that file.
+    let dtz = match tables.probe_dtz(&pos) {
+        Ok(z) => z,
+        Err(e) => return fail(e.to_string()),
+    };
+    let stands = |z: u32| z + u32::from(pos.halfmove_clock()) <= 100;
     if as_json {
         let mut o = value_json(root);
         o["material"] = json!(material.to_string());
+        if let Some(z) = dtz {
+            o["dtz"] = json!(z);
+            o["fifty_move_win_stands"] = json!(root.wdl == Wdl::Win && stands(z));
+        }
         o["moves"] = moves
             .iter()
             .map(|m| {
@@ -121,6 +131,15 @@ pub fn run(words: &[&str]) -> i32 {
             "Black"
         };
         let mut text = format!("{material}, {side} to move: {}\n", describe(root));
+        if let Some(z) = dtz {
+            let verdict = match (root.wdl, stands(z)) {
+                (Wdl::Win, true) => "the win stands under the fifty-move rule",
+                (Wdl::Win, false) => "the fifty-move rule makes it a draw",
+                (_, true) => "the loss stands under the fifty-move rule",
+                (_, false) => "the fifty-move rule saves the draw",
+            };
+            text.push_str(&format!("  next capture or mate within {z} plies: {verdict}\n"));
+        }
         for m in &moves {
             text.push_str(&format!("  {:<10} {}\n", pos.move_to_san(m.mv), describe(m.result)));
         }
