@@ -2,7 +2,7 @@
 //! `mate N` score; inside the tree a position in the tables gets its win, draw or loss as a
 //! score in the band just below the mates (`TB_WIN`). A win or loss whose mate is further
 //! away than the plies left on the fifty-move clock is taken from the tables only when its
-//! material's distance-to-capture file shows the next capture (or the mate) within them; at
+//! material's distance-to-zeroing file shows the next capture or pawn move (or the mate) within them; at
 //! the root the winner then plays the move that keeps it soonest. Otherwise the search goes on
 //! without the table there. A damaged file is reported once at the root and the search goes on
 //! without it.
@@ -22,7 +22,7 @@ fn within_fifty(p: Probe, halfmove: u16) -> bool {
 }
 
 /// True when the result `p` of `pos` stands under the fifty-move rule: the mate, or else the
-/// next capture (from the distance-to-capture file, where the material has one), comes
+/// next capture or pawn move (from the distance-to-zeroing file, where the material has one), comes
 /// before the clock reaches 100 plies.
 fn fifty_safe(tb: &Tablebases, pos: &Position, p: Probe) -> bool {
     within_fifty(p, pos.halfmove_clock())

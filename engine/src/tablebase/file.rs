@@ -1,6 +1,6 @@
 //! The table files: one per material, `<MATERIAL>.vtb` (distance to mate), and for the
-//! pawnless materials whose mates can exceed the fifty-move rule also `<MATERIAL>.vtz`
-//! (distance to the next capture or mate; its header says `metric=dtz`).
+//! materials whose mates can exceed the fifty-move rule also `<MATERIAL>.vtz` (distance to
+//! the next capture, pawn move or mate; its header says `metric=dtz`).
 //!
 //! Layout (little-endian): the magic `VORPALTB`, the format version (u32), a header of text
 //! lines (`material=`, `rules=`, `entries=`; its length as u32 first), then for each side to
@@ -27,7 +27,7 @@ pub const RULES: &str = "alice en-passant=off castling=none fifty-move=ignored";
 pub enum Metric {
     /// Distance to mate (`.vtb`).
     Dtm,
-    /// Distance to the next capture or mate, under the play that minimises (winner) or
+    /// Distance to the next capture, pawn move or mate, under the play that minimises (winner) or
     /// maximises (loser) it (`.vtz`).
     Dtz,
 }

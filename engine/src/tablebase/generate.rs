@@ -56,14 +56,14 @@ pub struct GenStats {
     /// Plies processed (the longest distance plus one).
     pub rounds: u32,
     /// For a pawnless material with mates beyond fifty moves: per side to move, the wins and
-    /// losses by the distance to the next capture (also written as `<MATERIAL>.vtz`).
+    /// losses by the distance to the next zeroing move (also written as `<MATERIAL>.vtz`).
     pub dtz: Option<[DtzStats; 2]>,
 }
 
-/// Counts of one side to move by the distance to the next capture or mate.
+/// Counts of one side to move by the distance to the next capture, pawn move or mate.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct DtzStats {
-    /// Wins whose next capture or mate the winner can force within 100 plies: wins under the
+    /// Wins whose next zeroing move or mate the winner can force within 100 plies: wins under the
     /// fifty-move rule from a clock at zero.
     pub wins_within_fifty: u64,
     /// Wins the defender can drag past 100 plies without a capture: draws under the rule.
@@ -102,26 +102,26 @@ pub fn generate(material: &Material, tables: &Tablebases, progress: &mut dyn FnM
         }
     }
     let layout = Layout::new(material);
-    let (gen_values, rounds) = retrograde(material, &layout, &subs, false, start, progress)?;
+    let (gen_values, rounds) = retrograde(material, &layout, &subs, None, start, progress)?;
     let sides = [
         stats(&layout, &gen_values[0], Color::White),
         stats(&layout, &gen_values[1], Color::Black),
     ];
     let file_values = to_file_layout(&layout, &gen_values);
-    drop(gen_values);
     let path = file::path_in(tables.dir(), material);
     let file_bytes = file::write(&path, material, &file_values, Metric::Dtm)?;
     tables.insert(material, Table::new(material, file_values));
-    // A pawnless material whose mates can outlast the fifty-move rule also gets the distance
-    // to the next capture (its only zeroing moves), which tells the wins the rule lets stand.
+    // A material whose mates can outlast the fifty-move rule also gets the distance to the
+    // next capture or pawn move, which tells the wins the rule lets stand.
     let beyond_fifty = sides
         .iter()
         .any(|st| st.longest_win.as_ref().is_some_and(|(plies, _)| *plies > 100));
-    let dtz = if material.pawns() == 0 && beyond_fifty {
+    let dtz = if beyond_fifty {
         progress(&format!(
-            "{material}: distance to the next capture (mates beyond fifty moves)"
+            "{material}: distance to the next capture or pawn move (mates beyond fifty moves)"
         ));
-        let (dtz_values, _) = retrograde(material, &layout, &subs, true, start, progress)?;
+        let (dtz_values, _) = retrograde(material, &layout, &subs, Some(&gen_values), start, progress)?;
+        drop(gen_values);
         let dtz_sides = [
             dtz_stats(&layout, &dtz_values[0], Color::White),
             dtz_stats(&layout, &dtz_values[1], Color::Black),
@@ -156,14 +156,17 @@ fn to_file_layout(layout: &Layout, gen_values: &[Vec<u8>; 2]) -> [Vec<u8>; 2] {
 }
 
 /// The retrograde analysis of `material` (steps 1 and 2 above); returns the values (generation
-/// layout) and the plies processed. With `zeroing`, a capture or promotion ends the count: its
-/// distance is that of the smallest win or loss (one ply for the mover's win through it, two
-/// for a loss), so the values are the distance to the next capture (or mate), not to mate.
+/// layout) and the plies processed. With `zeroing` (this table's distances to mate, generation
+/// layout), a capture, promotion or pawn move ends the count: its distance is that of the
+/// smallest win or loss (one ply for the mover's win through it, two for a loss), and one that
+/// leads to a mate more than fifty moves away counts as a draw, so the values are a safe
+/// distance to the next zeroing move (or mate): never shorter than the truth, and a draw where
+/// the rule may make one.
 pub(super) fn retrograde(
     material: &Material,
     layout: &Layout,
     subs: &[(Material, Arc<Table>)],
-    zeroing: bool,
+    zeroing: Option<&[Vec<u8>; 2]>,
     start: Instant,
     progress: &mut dyn FnMut(&str),
 ) -> Result<([Vec<u8>; 2], u32), TbError> {
@@ -201,17 +204,36 @@ pub(super) fn retrograde(
                 let (mut best_win, mut worst) = (u32::MAX, 0u32);
                 s.for_each_move(|mv, child| {
                     any = true;
-                    if !mv.converts() {
+                    // The moves that leave the count: captures and promotions (another
+                    // table); with `zeroing`, every pawn move too (this table's own distances
+                    // to mate tell where it leads).
+                    let exit = mv.converts() || (zeroing.is_some() && s.zeroes(&mv));
+                    if !exit {
                         count += 1;
                         return;
                     }
-                    match lookup(child) {
+                    let value = match zeroing {
+                        Some(own) if !mv.converts() => {
+                            let mut c = *child;
+                            let j = layout.gen_index(&mut c);
+                            own[c.stm.index()][j]
+                        }
+                        _ => lookup(child),
+                    };
+                    match value {
                         DRAW => draw = true,
                         INVALID => draw = true, // cannot happen: the child is legal and its table exists
                         v => {
-                            let plies = match (zeroing, (v as u32 - 1) % 2) {
-                                (false, _) => v as u32 - 1,
-                                (true, parity) => parity,
+                            let plies = match zeroing {
+                                None => v as u32 - 1,
+                                // Past a zeroing move only a mate within fifty moves surely
+                                // stands; a longer one may be a draw under the rule, so it
+                                // counts as one (the distances stay on the safe side).
+                                Some(_) if v as u32 - 1 > 100 => {
+                                    draw = true;
+                                    return;
+                                }
+                                Some(_) => (v as u32 - 1) % 2,
                             };
                             if plies.is_multiple_of(2) {
                                 best_win = best_win.min(plies + 1);
@@ -281,7 +303,7 @@ pub(super) fn retrograde(
                         .decode_gen(idx as usize, stm)
                         .expect("decided entries are positions");
                     let ps = 1 - side as usize;
-                    s.for_each_unmove(false, |pred| {
+                    let mut visit = |pred: &Setup| {
                         let mut p = *pred;
                         let j = layout.gen_index(&mut p);
                         if lost {
@@ -298,7 +320,13 @@ pub(super) fn retrograde(
                                 later.push((at as u8, ps as u8, j as u32));
                             }
                         }
-                    });
+                    };
+                    if zeroing.is_some() {
+                        // Pawn moves were taken as exits in the forward pass.
+                        s.for_each_piece_unmove(false, &mut visit);
+                    } else {
+                        s.for_each_unmove(false, &mut visit);
+                    }
                 }
                 (found, later)
             })
@@ -356,7 +384,7 @@ fn stats(layout: &Layout, values: &[u8], stm: Color) -> SideStats {
     st
 }
 
-/// Counts of one side's distances to the next capture.
+/// Counts of one side's distances to the next zeroing move.
 fn dtz_stats(layout: &Layout, values: &[u8], stm: Color) -> DtzStats {
     let group = if layout.pawns { 4 } else { 8 };
     let mut st = DtzStats::default();

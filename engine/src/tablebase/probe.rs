@@ -216,7 +216,7 @@ impl Tablebases {
             .insert((material.clone(), Metric::Dtm), Slot::Loaded(Arc::new(table)));
     }
 
-    /// Makes a freshly generated distance-to-capture table available.
+    /// Makes a freshly generated distance-to-zeroing table available.
     pub(crate) fn insert_dtz(&self, material: &Material, table: Table) {
         self.lock()
             .insert((material.clone(), Metric::Dtz), Slot::Loaded(Arc::new(table)));
@@ -294,9 +294,9 @@ impl Tablebases {
         Ok(self.entry(&s)?.map(Probe::from_entry))
     }
 
-    /// The distance in plies to the next capture or mate of a won or lost `pos` under the
+    /// The distance in plies to the next capture, pawn move or mate of a won or lost `pos` under the
     /// play that minimises it for the winner and maximises it for the loser, when the
-    /// material has a distance-to-capture file (pawnless materials whose mates can exceed fifty
+    /// material has a distance-to-zeroing file (materials whose mates can exceed fifty
     /// moves); `Ok(None)` otherwise and for a draw.
     pub fn probe_dtz(&self, pos: &Position) -> Result<Option<u32>, TbError> {
         let Some(s) = setup_of(pos)? else {

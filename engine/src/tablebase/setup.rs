@@ -51,6 +51,14 @@ impl TbMove {
     }
 }
 
+impl Setup {
+    /// True when `mv` resets the fifty-move clock: a capture or a pawn move.
+    #[inline(always)]
+    pub fn zeroes(&self, mv: &TbMove) -> bool {
+        mv.converts() || self.pieces[mv.man as usize].kind() == PieceKind::Pawn
+    }
+}
+
 #[inline(always)]
 fn attacks_of(piece: Piece, from: u8, occ: u64) -> u64 {
     let s = Square::new(from);
@@ -262,13 +270,22 @@ impl Setup {
     /// moved, without a capture or promotion (the moves that stay in one table). With
     /// `check_predecessor` false, predecessors whose side not to move is in check (illegal
     /// positions) are passed on too: the generator has marked those entries already.
-    pub fn for_each_unmove(&self, check_predecessor: bool, mut f: impl FnMut(&Setup)) {
+    pub fn for_each_unmove(&self, check_predecessor: bool, f: impl FnMut(&Setup)) {
+        self.unmoves(check_predecessor, true, f);
+    }
+
+    /// [`Setup::for_each_unmove`] without the pawn moves (which reset the fifty-move clock).
+    pub fn for_each_piece_unmove(&self, check_predecessor: bool, f: impl FnMut(&Setup)) {
+        self.unmoves(check_predecessor, false, f);
+    }
+
+    fn unmoves(&self, check_predecessor: bool, pawns: bool, mut f: impl FnMut(&Setup)) {
         let them = self.stm.flip(); // the side that made the last move
         let occ = [self.occ(0), self.occ(1)];
         let any = occ[0] | occ[1];
         for i in 0..self.men {
             let p = self.pieces[i];
-            if p.color() != them {
+            if p.color() != them || (!pawns && p.kind() == PieceKind::Pawn) {
                 continue;
             }
             let c = self.cells[i];

@@ -292,8 +292,8 @@ fn distance_to_capture_is_distance_to_mate_where_no_capture_wins() {
         .collect();
     let layout = super::index::Layout::new(&kqk);
     let start = std::time::Instant::now();
-    let (dtm, _) = super::generate::retrograde(&kqk, &layout, &subs, false, start, &mut |_| {}).unwrap();
-    let (dtz, _) = super::generate::retrograde(&kqk, &layout, &subs, true, start, &mut |_| {}).unwrap();
+    let (dtm, _) = super::generate::retrograde(&kqk, &layout, &subs, None, start, &mut |_| {}).unwrap();
+    let (dtz, _) = super::generate::retrograde(&kqk, &layout, &subs, Some(&dtm), start, &mut |_| {}).unwrap();
     assert_eq!(dtm, dtz);
     // A 3-man table's mates stay within fifty moves: no distance-to-capture file is written.
     assert!(!dir.join("KQvK.vtz").exists());

@@ -101,7 +101,7 @@ pub fn run(words: &[&str]) -> i32 {
             ))
         }
     };
-    // The distance to the next capture, where the material has that file.
+    // The distance to the next capture or pawn move, where the material has that file.
     let dtz = match tables.probe_dtz(&pos) {
         Ok(z) => z,
         Err(e) => return fail(e.to_string()),
@@ -138,7 +138,9 @@ pub fn run(words: &[&str]) -> i32 {
                 (_, true) => "the loss stands under the fifty-move rule",
                 (_, false) => "the fifty-move rule saves the draw",
             };
-            text.push_str(&format!("  next capture or mate within {z} plies: {verdict}\n"));
+            text.push_str(&format!(
+                "  next capture, pawn move or mate within {z} plies: {verdict}\n"
+            ));
         }
         for m in &moves {
             text.push_str(&format!("  {:<10} {}\n", pos.move_to_san(m.mv), describe(m.result)));
