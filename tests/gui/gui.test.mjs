@@ -4,11 +4,12 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { request } from 'node:http';
 import { chromium } from 'playwright-core';
+import { startGui } from './launch.mjs';
 
 const BIN = process.env.VORPAL_BIN;
 const SHOTS = process.env.SCREENSHOT_DIR || '/tmp/vorpal-gui-shots';
@@ -16,24 +17,9 @@ const figures = [];
 let browser;
 let server;
 
-/** Starts `vorpal gui` on a free port; resolves to {url, base, token, child}: `url` is the
- * printed link with the access token, `base` the server's root. */
+/** Starts `vorpal gui` on a free port (see launch.mjs). */
 function startServer(extra = []) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(BIN, ['gui', '--port', '0', ...extra], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`no URL from vorpal gui: ${out}`)), 15000);
-    child.stdout.on('data', (d) => {
-      out += d;
-      const m = out.match(/(http:\/\/[0-9.:]+\/)\?token=([A-Za-z0-9_-]+)/);
-      if (m) {
-        clearTimeout(timer);
-        resolve({ url: m[0], base: m[1], token: m[2], child });
-      }
-    });
-    child.stderr.on('data', (d) => { out += d; });
-    child.on('exit', (code) => reject(new Error(`vorpal gui exited (${code}): ${out}`)));
-  });
+  return startGui(BIN, ['--port', '0', ...extra]);
 }
 
 /** Opens the page at `url` (the printed link). Playwright's waiting helpers evaluate strings,

@@ -6,10 +6,10 @@
 
 import { test as nodeTest, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
+import { startGui } from './launch.mjs';
 
 const BIN = process.env.VORPAL_BIN;
 const SHOTS = process.env.SCREENSHOT_DIR || '/tmp/vorpal-gui-shots';
@@ -39,22 +39,9 @@ function freePort() {
   });
 }
 
-/** `vorpal gui --port port`; resolves to {url, child} once it prints its link. */
+/** `vorpal gui --port port` (see launch.mjs). */
 function startServer(port) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(BIN, ['gui', '--port', String(port)], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`no URL from vorpal gui: ${out}`)), 15000);
-    child.stdout.on('data', (d) => {
-      out += d;
-      const m = out.match(/http:\/\/[0-9.:]+\/\?token=[A-Za-z0-9_-]+/);
-      if (m) {
-        clearTimeout(timer);
-        resolve({ url: m[0], child });
-      }
-    });
-    child.stderr.on('data', (d) => { out += d; });
-  });
+  return startGui(BIN, ['--port', String(port)]);
 }
 
 before(async () => {

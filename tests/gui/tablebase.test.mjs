@@ -5,11 +5,12 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
+import { startGui } from './launch.mjs';
 
 const BIN = process.env.VORPAL_BIN;
 const SHOTS = process.env.SCREENSHOT_DIR || '/tmp/vorpal-gui-shots';
@@ -19,23 +20,9 @@ let browser;
 let server;
 let tables;
 
-/** `vorpal gui --port 0 ARGS`; resolves to {url, child} once it prints its link. */
+/** `vorpal gui --port 0 ARGS` (see launch.mjs). */
 function startServer(args) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(BIN, ['gui', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`no URL from vorpal gui: ${out}`)), 15000);
-    child.stdout.on('data', (d) => {
-      out += d;
-      const m = out.match(/http:\/\/[0-9.:]+\/\?token=[A-Za-z0-9_-]+/);
-      if (m) {
-        clearTimeout(timer);
-        resolve({ url: m[0], child });
-      }
-    });
-    child.stderr.on('data', (d) => { out += d; });
-    child.on('exit', (code) => reject(new Error(`vorpal gui exited (${code}): ${out}`)));
-  });
+  return startGui(BIN, ['--port', '0', ...args]);
 }
 
 before(async () => {

@@ -5,11 +5,11 @@
 
 import { test as nodeTest, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { readFileSync, mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
+import { startGui } from './launch.mjs';
 
 const BIN = process.env.VORPAL_BIN;
 const SHOTS = process.env.SCREENSHOT_DIR || '/tmp/vorpal-gui-shots';
@@ -30,24 +30,10 @@ function freePort() {
   });
 }
 
-/** Starts `vorpal gui --port port` (with access token `token` when given); resolves to
- * {url, child, port}, `url` being the printed link with the token. */
-function startServer(port, token) {
-  return new Promise((resolve, reject) => {
-    const env = token ? { ...process.env, VORPAL_GUI_TOKEN: token } : process.env;
-    const child = spawn(BIN, ['gui', '--port', String(port)], { stdio: ['ignore', 'pipe', 'pipe'], env });
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`no URL from vorpal gui: ${out}`)), 15000);
-    child.stdout.on('data', (d) => {
-      out += d;
-      const m = out.match(/http:\/\/[0-9.:]+\/\?token=[A-Za-z0-9_-]+/);
-      if (m) {
-        clearTimeout(timer);
-        resolve({ url: m[0], child, port });
-      }
-    });
-    child.stderr.on('data', (d) => { out += d; });
-  });
+/** `vorpal gui --port port`, with VORPAL_GUI_TOKEN set to `token` when given (see launch.mjs). */
+async function startServer(port, token) {
+  const s = await startGui(BIN, ['--port', String(port)], token ? { VORPAL_GUI_TOKEN: token } : {});
+  return { ...s, port };
 }
 
 function stopServer(s) {
