@@ -30,9 +30,18 @@ pub struct EngineSlot {
 impl Drop for EngineSlot {
     fn drop(&mut self) {
         self.child.kill();
-        self.pool.map().remove(&self.id);
+        // A start that the kill cancelled keeps its place until its process is gone (the next
+        // `reserve` drops it then), so the cap bounds processes, not only handles.
+        let mut live = self.pool.map();
+        if !self.child.is_running() {
+            live.remove(&self.id);
+        }
     }
 }
+
+/// How long `reserve` waits, at most, for cancelled starts to end their processes when only
+/// they fill the cap (they end within milliseconds; a burst of restarts meets them).
+const CANCELLED_START_WAIT: Duration = Duration::from_secs(2);
 
 impl EnginePool {
     /// A pool for at most `max` engines.
@@ -52,18 +61,27 @@ impl EnginePool {
     /// A place for one more engine, or why there is none. The engine it starts dies with the
     /// thread that starts it, so start it from the thread that drives it.
     pub fn reserve(self: &Arc<Self>) -> Result<EngineSlot, String> {
-        if self.closed.load(Ordering::SeqCst) {
-            return Err("the server is shutting down".into());
-        }
-        let mut live = self.map();
-        live.retain(|_, child| child.is_running());
-        if live.len() >= self.max {
-            return Err(format!(
-                "too many engines running ({} at most; `vorpal gui --max-engines N` allows more). \
-                 Close another page of this GUI, then press Restart engine",
-                self.max
-            ));
-        }
+        let deadline = Instant::now() + CANCELLED_START_WAIT;
+        let mut live = loop {
+            if self.closed.load(Ordering::SeqCst) {
+                return Err("the server is shutting down".into());
+            }
+            let mut live = self.map();
+            live.retain(|_, child| child.is_running());
+            if live.len() < self.max {
+                break live;
+            }
+            let ending = live.values().any(|child| child.is_ending());
+            drop(live);
+            if !ending || Instant::now() >= deadline {
+                return Err(format!(
+                    "too many engines running ({} at most; `vorpal gui --max-engines N` allows \
+                     more). Close another page of this GUI, then press Restart engine",
+                    self.max
+                ));
+            }
+            std::thread::sleep(Duration::from_millis(2));
+        };
         let id = self.next.fetch_add(1, Ordering::Relaxed);
         let child = ChildHandle::ending_with_thread();
         live.insert(id, child.clone());

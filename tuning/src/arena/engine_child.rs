@@ -19,6 +19,9 @@ pub struct ChildHandle {
     child: Mutex<Option<Child>>,
     stdin: Mutex<Option<ChildStdin>>,
     killed: AtomicBool,
+    /// True from the start of [`ChildHandle::spawn`] until its process is kept or ended, so a
+    /// handle killed meanwhile still counts as running until the process it forks is gone.
+    spawning: AtomicBool,
     ends_with_thread: bool,
 }
 
@@ -44,6 +47,19 @@ impl ChildHandle {
     /// Starts `cmd` (with its pipes set up by the caller) and keeps the child and its stdin.
     /// Fails when the handle was killed already (the new process is ended at once).
     pub fn spawn(&self, cmd: &mut Command) -> std::io::Result<ChildPipes> {
+        // Announce the spawn before looking at `killed`: a kill from now on finds the handle
+        // still running (see `is_running`) until the forked process is gone again.
+        self.spawning.store(true, Ordering::SeqCst);
+        let result = self.spawn_announced(cmd);
+        self.spawning.store(false, Ordering::SeqCst);
+        result
+    }
+
+    fn spawn_announced(&self, cmd: &mut Command) -> std::io::Result<ChildPipes> {
+        let ended = || std::io::Error::other("the engine was ended while it started");
+        if self.killed.load(Ordering::SeqCst) {
+            return Err(ended());
+        }
         if self.ends_with_thread {
             die_with_parent(cmd);
         }
@@ -52,7 +68,7 @@ impl ChildHandle {
         if self.killed.load(Ordering::SeqCst) {
             let _ = child.kill();
             let _ = child.wait();
-            return Err(std::io::Error::other("the engine was ended while it started"));
+            return Err(ended());
         }
         *locked(&self.stdin) = child.stdin.take();
         let pipes = ChildPipes {
@@ -87,15 +103,22 @@ impl ChildHandle {
         locked(&self.child).as_mut().and_then(|c| c.try_wait().ok().flatten())
     }
 
-    /// True while the process runs (or is about to be started).
+    /// True while the process runs (or is about to be started), and while a spawn that a kill
+    /// cancelled has not yet ended the process it forked.
     pub fn is_running(&self) -> bool {
         if self.killed.load(Ordering::SeqCst) {
-            return false;
+            return self.spawning.load(Ordering::SeqCst);
         }
         match locked(&self.child).as_mut() {
             Some(c) => matches!(c.try_wait(), Ok(None)),
             None => true,
         }
+    }
+
+    /// True while a spawn that a kill cancelled has yet to end the process it forked (it will,
+    /// as soon as that spawn returns).
+    pub fn is_ending(&self) -> bool {
+        self.killed.load(Ordering::SeqCst) && self.spawning.load(Ordering::SeqCst)
     }
 
     /// Sends `quit`, waits up to `wait` for the process to end, then kills it.
@@ -159,3 +182,71 @@ fn die_with_parent(cmd: &mut Command) {
 /// Other systems: the engine sees the end of its input when the server goes.
 #[cfg(not(target_os = "linux"))]
 fn die_with_parent(_cmd: &mut Command) {}
+
+#[cfg(all(test, target_os = "linux"))]
+mod tests {
+    use super::*;
+    use std::process::Stdio;
+
+    /// Live (not zombie) children of this process whose command line holds `marker`.
+    fn children_with(marker: &str) -> usize {
+        let me = std::process::id().to_string();
+        let Ok(dir) = std::fs::read_dir("/proc") else {
+            return 0;
+        };
+        dir.filter_map(|e| e.ok()?.file_name().to_str()?.parse::<u32>().ok())
+            .filter(|pid| {
+                let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+                let mut f = stat.rsplit_once(')').map_or("", |(_, r)| r).split_whitespace();
+                let (state, ppid) = (f.next().unwrap_or("Z"), f.next().unwrap_or(""));
+                let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+                state != "Z" && ppid == me && String::from_utf8_lossy(&cmdline).contains(marker)
+            })
+            .count()
+    }
+
+    fn sleeper(marker: &str) -> Command {
+        let mut cmd = Command::new("sleep");
+        cmd.arg(marker).stdin(Stdio::piped()).stdout(Stdio::null());
+        cmd
+    }
+
+    #[test]
+    fn a_handle_killed_before_its_spawn_starts_nothing() {
+        let handle = ChildHandle::new();
+        handle.kill();
+        assert!(handle.spawn(&mut sleeper("30.25")).is_err());
+        assert!(!handle.is_running());
+        assert_eq!(children_with("30.25"), 0);
+    }
+
+    /// Kills racing spawns at every moment: whenever the handle says it is not running, no
+    /// process of it is left; a cap that counts running handles therefore bounds processes.
+    #[test]
+    fn a_killed_handle_counts_as_running_until_its_process_is_gone() {
+        for round in 0..40u64 {
+            let handle = ChildHandle::ending_with_thread();
+            let spawner = {
+                let handle = handle.clone();
+                std::thread::spawn(move || {
+                    let started = handle.spawn(&mut sleeper("30.5")).is_ok();
+                    // Keep the thread (the process dies with it) until the kill is done.
+                    while started && handle.try_wait().is_none() && !handle.killed.load(Ordering::SeqCst) {
+                        std::thread::sleep(Duration::from_millis(1));
+                    }
+                })
+            };
+            std::thread::sleep(Duration::from_micros(round * 50));
+            handle.kill();
+            for _ in 0..20 {
+                if !handle.is_running() {
+                    assert_eq!(children_with("30.5"), 0, "round {round}: a process outlives its handle");
+                }
+                std::thread::sleep(Duration::from_micros(200));
+            }
+            spawner.join().unwrap();
+            assert!(!handle.is_running());
+            assert_eq!(children_with("30.5"), 0);
+        }
+    }
+}
