@@ -274,6 +274,26 @@ impl<'a> Reader<'a> {
         }
     }
 
+    /// The conditions of a `condition` twin: one or more `alice` words (other conditions are
+    /// refused); the next word that is not one is the twin's next change.
+    fn twin_condition(&mut self, twin: &Word) -> Result<(), InputError> {
+        let is_alice = |t: &str| {
+            let lower = t.to_ascii_lowercase();
+            lower == "alice" || lower == "alicechess"
+        };
+        match self.peek().cloned() {
+            Some(w) if is_alice(w.text) => {}
+            Some(w) if keyword(w.text).is_none() => {
+                return Err(InputError::new(w.line, w.text, "unsupported condition (only alice)"))
+            }
+            _ => return Err(InputError::new(twin.line, twin.text, "the condition is missing")),
+        }
+        while self.peek().is_some_and(|w| is_alice(w.text)) {
+            self.at += 1;
+        }
+        Ok(())
+    }
+
     fn options(&mut self, keyword_word: &Word, options: &mut super::problem::ProblemOptions) -> Result<(), InputError> {
         let mut any = false;
         while let Some(w) = self.argument() {
@@ -445,6 +465,12 @@ impl<'a> Reader<'a> {
             } else if abbreviates(&lower, "polishtype") {
                 self.at += 1;
                 twin.ops.push(TwinOp::Polish);
+            } else if lower.len() >= 4 && abbreviates(&lower, "condition") {
+                // Popeye's condition twin sets the conditions anew; this solver plays only
+                // Alice, so the twin may name Alice again and nothing else.
+                self.at += 1;
+                self.twin_condition(&w)?;
+                twin.ops.push(TwinOp::Condition);
             } else if keyword(w.text).is_some() {
                 break;
             } else {
@@ -631,6 +657,26 @@ mod tests {
         assert_eq!(bad[0].as_ref().unwrap_err().line, 3);
         assert!(p.twins[1].continued);
         assert_eq!(p.twins[1].ops.len(), 2);
+    }
+
+    /// A `condition` twin may set Alice again (with more changes after it); another condition
+    /// or none is refused at the word.
+    #[test]
+    fn a_condition_twin_names_alice_again() {
+        let head = "pieces white ke1 qd1 black ke8\nstip #2\n";
+        let good = parse(&format!("{head}twin condition alice rotate 90\n"));
+        let p = good[0].as_ref().unwrap();
+        assert_eq!(p.twins[0].ops.len(), 2);
+        assert_eq!(p.twins[0].ops[0], TwinOp::Condition);
+        let tasks = p.tasks(vorpal_engine::Rules::default()).unwrap();
+        assert_eq!(tasks.len(), 2);
+        assert!(tasks[1].change.starts_with("AliceChess"), "{}", tasks[1].change);
+        // The rotation after it still applies: e1, d1, e8 turn to h5, h4, a5.
+        assert_eq!(tasks[1].position.to_fen(), "8/8/8/k6K/7Q/8/8/8 w - - 0 1");
+        for (input, word) in [("twin cond circe", "circe"), ("twin condition", "condition")] {
+            let bad = parse(&format!("{head}{input}\n"));
+            assert_eq!(bad[0].as_ref().unwrap_err().word, word, "{input}");
+        }
     }
 
     #[test]

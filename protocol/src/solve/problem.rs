@@ -66,6 +66,9 @@ pub enum TwinOp {
     Substitute(PieceKind, PieceKind),
     /// Every piece changes colour (`PolishType`).
     Polish,
+    /// `condition alice`: the conditions set anew, to Alice again (the only one this solver
+    /// plays), so the position and stipulation stay as they are.
+    Condition,
 }
 
 /// Popeye's board transformations (`rotate 90|180|270`: a turn to the left; `mirror
@@ -299,6 +302,7 @@ fn apply(
             }
             Ok("PolishType".to_string())
         }
+        TwinOp::Condition => Ok("AliceChess".to_string()),
     }
 }
 
