@@ -1,7 +1,7 @@
 //! The endgame tables end to end: `vorpal tb generate` and `tb probe`, every row of
-//! `tb-examples.tsv` (Popeye's mate lengths), a damaged file, and the tables in play. The
-//! 3-man set is made in the default tier; a subset of the 4-man set in the full tier (the
-//! whole 4-man set takes too long for CI; its recipe and time are in docs/tablebases.md).
+//! `tb-examples.tsv` (Popeye's mate lengths), a damaged file, the tables in play and in the
+//! solver (`solve --tb`). The 3-man set is made in the default tier; the whole 4-man set in
+//! the full tier (or taken from `VORPAL_TB_DIR`).
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -195,6 +195,107 @@ fn the_engine_plays_the_table_move_and_survives_a_damaged_file() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// `vorpal solve --stip #n --tries --json` on `fen`, with the tables of `tb` when given: the
+/// output without its node count and time, and the node count.
+fn solve_direct(fen: &str, n: u32, tb: Option<&Path>) -> (String, u64) {
+    let stip = format!("#{n}");
+    let mut args = vec!["solve", "--fen", fen, "--stip", &stip, "--tries", "--json"];
+    if let Some(dir) = tb {
+        args.extend(["--tb", dir.to_str().unwrap()]);
+    }
+    let run = run_cli(&args, LONG);
+    assert!(run.status.success(), "{fen} {stip}: {}", run.stderr);
+    let mut v: serde_json::Value = serde_json::from_str(run.stdout.trim()).unwrap();
+    let nodes = v["nodes"].as_u64().unwrap();
+    let obj = v.as_object_mut().unwrap();
+    obj.remove("nodes");
+    obj.remove("ms");
+    assert_eq!(obj["complete"], true, "{fen} {stip}");
+    (v.to_string(), nodes)
+}
+
+/// The solver with the tables of `dir` gives exactly the keys and tries of the plain search
+/// (`#n`, `--tries`) on random positions of each of `materials` (FEN letters, White's first):
+/// those the tables call won in 2 to `max_n` moves (solved as `#dtm`) and some others (as
+/// `#3`: no key, but tries), or, for a material one man beyond the tables, `#2` and `#3`
+/// (the tables then decide the positions after captures). Returns (positions, nodes without
+/// the tables, nodes with them).
+fn solver_with_tables_is_exact(
+    dir: &Path,
+    materials: &[&str],
+    each: usize,
+    max_n: u32,
+    seed: u64,
+) -> (usize, u64, u64) {
+    let tb = Tablebases::open(dir).unwrap();
+    let mut rng = Rng(seed);
+    let (mut count, mut plain_nodes, mut tb_nodes) = (0, 0, 0);
+    for pieces in materials {
+        let (mut won, mut other) = (0, 0);
+        for fen in random_positions(pieces, 3000, &mut rng) {
+            if won >= each && other >= each / 2 {
+                break;
+            }
+            let pos = Position::from_fen(&fen, Rules::default()).unwrap();
+            let n = match tb.probe(&pos).unwrap() {
+                Some(p) if p.wdl == Wdl::Win && (2..=max_n).contains(&p.dtm().unwrap()) && won < each => {
+                    won += 1;
+                    p.dtm().unwrap()
+                }
+                Some(p) if p.wdl != Wdl::Win && other < each / 2 => {
+                    other += 1;
+                    3
+                }
+                None if won < each => {
+                    won += 1;
+                    2 + (won % 2) as u32
+                }
+                _ => continue,
+            };
+            let (plain, plain_n) = solve_direct(&fen, n, None);
+            let (with_tables, tb_n) = solve_direct(&fen, n, Some(dir));
+            assert_eq!(plain, with_tables, "{fen} #{n}: the tables changed the solution");
+            assert!(
+                tb_n <= plain_n,
+                "{fen} #{n}: {tb_n} nodes with the tables, {plain_n} without"
+            );
+            (count, plain_nodes, tb_nodes) = (count + 1, plain_nodes + plain_n, tb_nodes + tb_n);
+        }
+        assert!(won >= each, "{pieces}: only {won} positions");
+    }
+    (count, plain_nodes, tb_nodes)
+}
+
+#[test]
+fn the_solver_with_three_man_tables_finds_exactly_the_same_solutions() {
+    let dir = three_man_dir("solve");
+    // Positions of the tables' materials, and 4-man positions whose captures lead into them.
+    let (count, plain, with_tables) =
+        solver_with_tables_is_exact(&dir, &["KQk", "KRk", "KPk", "KQkn", "KRkp"], 4, 4, 7);
+    println!("solve --tb: {count} positions, {plain} nodes without the tables, {with_tables} with them");
+    assert!(count >= 20, "{count} positions");
+    assert!(
+        with_tables * 2 < plain,
+        "the tables save nodes: {with_tables} against {plain}"
+    );
+    // Tables that do not exist are refused before anything is solved.
+    let run = run_cli(
+        &[
+            "solve",
+            "--fen",
+            "8/8/8/8/8/8/8/K1k4Q w - - 0 1",
+            "--stip",
+            "#1",
+            "--tb",
+            "/nonexistent/tables",
+        ],
+        LONG,
+    );
+    assert_eq!(run.status.code(), Some(1));
+    assert!(run.stderr.contains("--tb /nonexistent/tables"), "{}", run.stderr);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// The directory of a whole 4-man set: `VORPAL_TB_DIR` when set (tables made before, to
 /// rerun the checks), else a new one made here (about 35 minutes of CPU).
 fn four_man_set() -> (PathBuf, bool) {
@@ -214,6 +315,9 @@ fn four_man_tables_agree_with_every_reference_row_and_convert_wins() {
     assert_eq!(n, 45, "every row of tb-examples.tsv");
     distances_to_capture_are_consistent(&dir);
     tables_convert_wins(&dir);
+    let materials = ["KQkr", "KRkn", "KRkb", "KBNk", "KQkp", "KQkq", "KRRkb"];
+    let (count, plain, with_tables) = solver_with_tables_is_exact(&dir, &materials, 4, 4, 11);
+    println!("solve --tb: {count} positions, {plain} nodes without the tables, {with_tables} with them");
     if made_here {
         std::fs::remove_dir_all(&dir).unwrap();
     }

@@ -13,6 +13,7 @@ use super::goal::{goal_reached, has_goal_move, may_give_check, may_have_check, m
 use super::stipulation::{Goal, Play, Stipulation};
 use super::table::ProofTable;
 use super::{NodeCounter, SolveControl, SolveOptions};
+use crate::tablebase::{Tablebases, Wdl};
 use crate::types::Move;
 use crate::Position;
 use rayon::prelude::*;
@@ -96,14 +97,42 @@ struct Prover<'a> {
     pruning: bool,
     variations: bool,
     table: &'a ProofTable,
+    /// Endgame tables, used in direct mates only (see [`Prover::table_mate`]).
+    tablebases: Option<&'a Tablebases>,
     nodes: NodeCounter<'a>,
 }
 
 impl Prover<'_> {
+    /// The endgame tables' verdict on `p` for a direct mate: the number of moves in which the
+    /// side to move mates by force (`Some(Some(d))`), cannot (`Some(None)`: a draw or a loss),
+    /// or `None` when the tables do not cover `p` (more men, other rules, no file). Exact: the
+    /// tables hold the shortest forced mate under the same rules, counted as problemists count,
+    /// and ignore the fifty-move rule as problems do.
+    fn table_mate(&self, p: &Position) -> Option<Option<u32>> {
+        if !self.pruning || self.play != Play::Direct || self.goal != Goal::Mate {
+            return None;
+        }
+        let probe = self.tablebases?.probe(p).ok()??;
+        Some((probe.wdl == Wdl::Win).then(|| probe.dtm()).flatten())
+    }
+
+    /// The tables' verdict on `q`, the defender to move after the attacker's move that began
+    /// `n` moves: whether the attacker mates within the `n - 1` moves left (`None`: no table).
+    fn table_defender_loses(&self, q: &Position, n: u32) -> Option<bool> {
+        if !self.pruning || self.play != Play::Direct || self.goal != Goal::Mate {
+            return None;
+        }
+        let probe = self.tablebases?.probe(q).ok()??;
+        Some(probe.wdl == Wdl::Loss && probe.dtm().is_some_and(|d| d < n))
+    }
+
     /// True when the attacker, to move in `p`, wins within `n` moves.
     fn wins(&self, p: &Position, n: u32) -> bool {
         if n == 0 || !self.nodes.tick() {
             return false;
+        }
+        if let Some(mate) = self.table_mate(p) {
+            return mate.is_some_and(|d| d <= n);
         }
         // Proven results: the shortest win and the longest failure known for this position.
         if self.pruning {
@@ -181,6 +210,9 @@ impl Prover<'_> {
             Play::Direct => {
                 if moves.is_empty() {
                     return q.in_check() == (self.goal == Goal::Mate);
+                }
+                if let Some(lost) = self.table_defender_loses(q, n) {
+                    return lost;
                 }
                 n > 1 && moves.iter().all(|&d| self.wins(&child(q, d), n - 1))
             }
@@ -317,6 +349,7 @@ pub(crate) fn solve_direct(
         pruning: options.pruning,
         variations: options.variations,
         table: &table,
+        tablebases: options.tablebases.as_deref(),
         nodes: NodeCounter::new(control),
     };
     // Reflex play: an attacker that can reach the goal at once must, so nothing is a key.

@@ -23,9 +23,11 @@ pub use direct::{AttackLine, DefenceLine, DirectSolution};
 pub use help::HelpSolution;
 pub use stipulation::{Goal, Play, Stipulation, MAX_MOVES};
 
+use crate::tablebase::Tablebases;
 use crate::types::Move;
 use crate::Position;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::Arc;
 use std::time::Instant;
 
 /// What to look for besides the solutions.
@@ -50,6 +52,9 @@ pub struct SolveOptions {
     /// Proof games: the position the game starts from (`a=>b`); None for the variant's start
     /// position (`dia`).
     pub proof_start: Option<Position>,
+    /// Endgame tables that decide direct mates (`#n`) at once in positions of at most four
+    /// men under the tables' rules (with `pruning` only; other positions are searched).
+    pub tablebases: Option<Arc<Tablebases>>,
 }
 
 impl Default for SolveOptions {
@@ -63,6 +68,7 @@ impl Default for SolveOptions {
             table_bits: 20,
             short: true,
             proof_start: None,
+            tablebases: None,
         }
     }
 }

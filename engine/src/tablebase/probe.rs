@@ -177,6 +177,14 @@ pub struct Tablebases {
     tables: Mutex<HashMap<(Material, Metric), Slot>>,
 }
 
+impl std::fmt::Debug for Tablebases {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Tablebases")
+            .field("dir", &self.dir)
+            .finish_non_exhaustive()
+    }
+}
+
 impl Tablebases {
     /// Tables in `dir` (the directory must exist; files are read when first needed).
     pub fn open(dir: &Path) -> Result<Tablebases, TbError> {

@@ -11,8 +11,10 @@ mod text;
 use problem::{problem_rules, InputError, Problem, Task};
 use std::io::{IsTerminal, Read, Write};
 use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 use vorpal_engine::solve::{line_positions, solve, Play, SolveControl, SolveOptions, Stipulation};
+use vorpal_engine::tablebase::Tablebases;
 use vorpal_engine::{EnPassant, Move, Position, Rules, Variant};
 
 const USAGE: &str = "\
@@ -31,6 +33,8 @@ usage: vorpal solve PROBLEM.inp [options]        Popeye input (- for stdin)
   --variant NAME  the variant (default alice)
   --ep MODE       en passant: off (default), normal or double; Popeye plays en passant on the
                   pawn's board, which is --ep normal (option enpassant implies it)
+  --tb DIR        endgame tables (vorpal tb generate) decide direct mates (#n) in positions
+                  of at most four men at once; the solutions stay exact
   --threads N     threads (default: all cores)
   --json          one JSON object per line per problem or twin
   --progress      the progress line on stderr even when it is not a terminal
@@ -51,6 +55,7 @@ struct Args {
     variant: Variant,
     en_passant: Option<EnPassant>,
     threads: Option<usize>,
+    tb_dir: Option<String>,
     json: bool,
     progress: bool,
     no_pruning: bool,
@@ -97,6 +102,7 @@ fn parse_args(words: &[&str]) -> Result<Args, String> {
             "--maxsolutions" => args.max_solutions = Some(number(word, value)?),
             "--maxtime" => args.max_time = Some(number(word, value)?),
             "--threads" => args.threads = Some(number(word, value)?),
+            "--tb" => args.tb_dir = Some(value.ok_or("--tb takes a directory of endgame tables")?.to_string()),
             "--variant" => args.variant = value.ok_or("--variant takes a variant name")?.parse()?,
             "--ep" => args.en_passant = Some(value.ok_or("--ep takes off, normal or double")?.parse()?),
             _ => {
@@ -178,8 +184,19 @@ pub fn run(words: &[&str]) -> i32 {
         },
         None => None,
     };
+    let tablebases = match &args.tb_dir {
+        Some(dir) => match Tablebases::open(std::path::Path::new(dir)) {
+            Ok(tb) => Some(Arc::new(tb)),
+            Err(e) => {
+                warn(&format!("error: --tb {dir}: {e}"));
+                return 1;
+            }
+        },
+        None => None,
+    };
     let mut session = Session {
         args,
+        tablebases,
         printer: Printer { closed: false },
         failed: false,
     };
@@ -197,6 +214,7 @@ pub fn run(words: &[&str]) -> i32 {
 /// One run over the input.
 struct Session {
     args: Args,
+    tablebases: Option<Arc<Tablebases>>,
     printer: Printer,
     failed: bool,
 }
@@ -331,6 +349,7 @@ impl Session {
             pruning: !self.args.no_pruning,
             short: !self.args.no_short,
             proof_start: play.is_proof().then_some(base),
+            tablebases: self.tablebases.clone(),
             ..SolveOptions::default()
         };
         let max_time = self.args.max_time.or(problem_options.max_time);
