@@ -5,6 +5,7 @@
 //! vorpal-datagen --out data/selfplay --games 100000 --nodes 5000 --threads 1 --max-seconds 600
 //! vorpal-datagen convert old.txt old.bin
 //! vorpal-datagen merge all.bin data/shard-1.bin data/shard-2.bin
+//! vorpal-datagen relabel held.bin held-deep.bin --nodes 100000 --threads 2
 //! ```
 //!
 //! Rerunning with the same `--out` and settings continues where the last run stopped. Usage
@@ -23,6 +24,10 @@ const USAGE: &str = "usage: vorpal-datagen --out PATH [options]
        vorpal-datagen convert IN.txt OUT.bin     text data to packed records
        vorpal-datagen merge OUT.bin SHARD.bin... concatenate packed files
        vorpal-datagen dump IN.bin                packed records as text lines on stdout
+       vorpal-datagen relabel IN.bin OUT.bin (--nodes N | --depth D) [--max-nodes N]
+                      [--threads N] [--hash MB] [--eval nnue|hce]
+                                                 every position searched again (deeper), its
+                                                 score replaced, its result kept
   --out PATH            text data PATH, packed data PATH.bin, progress PATH.progress (appended)
   --format F            text, packed or both (default both)
   --games N             total games wanted, counting recorded ones (default 100; no limit with --max-seconds)
@@ -183,6 +188,70 @@ fn dump(args: &[String]) -> Result<(), Failure> {
     }
 }
 
+fn relabel(args: &[String]) -> Result<(), Failure> {
+    let usage = |e: String| Failure::Usage(format!("{e}\n{USAGE}"));
+    let [input, out, options @ ..] = args else {
+        return Err(usage("relabel needs IN.bin OUT.bin".into()));
+    };
+    // The limits come from the same settings as generation's (soft node limit, hard cap, depth).
+    let mut limits_of = DatagenConfig {
+        nodes: None,
+        ..DatagenConfig::default()
+    };
+    let mut cfg = datagen::relabel::RelabelConfig {
+        limits: Default::default(),
+        threads: 1,
+        hash_mb: 16,
+        hand_crafted: false,
+    };
+    let mut it = options.iter().cloned();
+    while let Some(arg) = it.next() {
+        let a = &mut it;
+        match arg.as_str() {
+            "--nodes" => limits_of.nodes = Some(parse(a, &arg).map_err(usage)?),
+            "--max-nodes" => limits_of.max_nodes = Some(parse(a, &arg).map_err(usage)?),
+            "--depth" => limits_of.depth = Some(parse(a, &arg).map_err(usage)?),
+            "--threads" => cfg.threads = parse(a, &arg).map_err(usage)?,
+            "--hash" => cfg.hash_mb = parse(a, &arg).map_err(usage)?,
+            "--eval" => {
+                cfg.hand_crafted = match parse::<String>(a, &arg).map_err(usage)?.as_str() {
+                    "hce" => true,
+                    "nnue" => false,
+                    other => return Err(usage(format!("--eval: '{other}' is not hce or nnue"))),
+                }
+            }
+            other => return Err(usage(format!("relabel: unknown argument '{other}'"))),
+        }
+    }
+    if limits_of.nodes.is_none() && limits_of.depth.is_none() {
+        return Err(usage(
+            "relabel needs --nodes or --depth (deeper than the data was made with)".into(),
+        ));
+    }
+    if cfg.threads == 0 {
+        return Err(usage("--threads must be at least 1".into()));
+    }
+    cfg.limits = limits_of.limits();
+    let mut last = std::time::Instant::now();
+    let s = datagen::relabel::relabel(Path::new(input), Path::new(out), &cfg, &mut |done, total| {
+        if last.elapsed() >= Duration::from_secs(5) || done == total {
+            last = std::time::Instant::now();
+            warn(format!("relabel: {done} of {total} positions"));
+        }
+    })
+    .map_err(|e| Failure::Run(e.to_string()))?;
+    say(format!(
+        "relabelled {} of {} positions into {out} ({} dropped), {} nodes in {:.1} s ({:.1} positions/s)",
+        s.written,
+        s.records,
+        s.dropped,
+        s.nodes,
+        s.seconds,
+        s.records as f64 / s.seconds.max(1e-9)
+    ));
+    Ok(())
+}
+
 fn generate(args: Vec<String>) -> Result<(), Failure> {
     let cfg = config(args).map_err(Failure::Usage)?;
     log::info!(
@@ -214,6 +283,7 @@ fn main() -> ExitCode {
         Some("convert") => convert(&args[1..]),
         Some("merge") => merge(&args[1..]),
         Some("dump") => dump(&args[1..]),
+        Some("relabel") => relabel(&args[1..]),
         _ => generate(args),
     };
     match outcome {

@@ -30,6 +30,7 @@
 
 pub mod packed;
 pub mod progress;
+pub mod relabel;
 pub mod sink;
 pub mod tools;
 

@@ -47,7 +47,7 @@ fn refuse_existing(out: &Path) -> io::Result<()> {
 }
 
 /// Writes a packed file through `OUT.tmp`, renamed to `out` when `fill` succeeds.
-fn write_atomically<T>(
+pub(crate) fn write_atomically<T>(
     out: &Path,
     fill: impl FnOnce(&mut PackedWriter<BufWriter<File>>) -> io::Result<T>,
 ) -> io::Result<T> {

@@ -7,6 +7,7 @@
 
 pub mod checkpoint;
 pub mod cli;
+pub mod compare;
 pub mod data;
 pub mod model;
 pub mod optim;

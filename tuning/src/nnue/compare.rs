@@ -1,0 +1,250 @@
+//! `vorpal-nnue compare`: the loss of networks and of the hand-crafted evaluation on one set of
+//! labelled positions, the measure by which a new network is accepted (docs/nnue.md, "Choosing
+//! a network"). Give it a held-out set relabelled by deeper searches than any candidate was
+//! trained on (`vorpal-datagen relabel`), so that no candidate is scored against its own
+//! teacher.
+//!
+//! Every predictor is scored the same way: `p = σ(eval_stm / K)` against the target
+//! `λ·σ(score_stm / K) + (1 − λ)·result_stm`, squared error averaged over the positions, with
+//! one `K` for all (fitted on these positions' scores and results unless `--k` is given). The
+//! networks are evaluated with the engine's integer inference (the quantised file as the
+//! engine plays it), the hand-crafted evaluation statically, as in training's baseline.
+
+use super::data::{load_samples, Sample};
+use super::model::{sigmoid, LossConfig};
+use super::quant::quantised_eval;
+use super::train::{fit_k, hand_crafted_loss, score_loss};
+use rayon::prelude::*;
+use std::path::{Path, PathBuf};
+use vorpal_engine::nnue::{NetFile, EMBEDDED_NET};
+
+/// Usage of `vorpal-nnue compare`.
+pub const USAGE: &str = "usage: vorpal-nnue compare --data FILE [FILE ...] [--net NET ...] [options]
+  --data FILE...      labelled positions: packed (.bin) or text datagen files
+  --net NET           a network file, or `builtin` for the engine's own (default: builtin);
+                      repeat for more
+  --k CP              sigmoid scale (default: fitted on these positions)
+  --lambda X          weight of the search score in the target (default 0.75, as training)
+  --max-positions N   read at most N positions";
+
+/// The parsed command line.
+#[derive(Clone, Debug, Default)]
+pub struct CompareOptions {
+    /// Data files.
+    pub data: Vec<PathBuf>,
+    /// Network files (`builtin` for the embedded network).
+    pub nets: Vec<String>,
+    /// A fixed `K`, or None to fit it.
+    pub k: Option<f64>,
+    /// Weight of the search score in the target.
+    pub lambda: f32,
+    /// Read at most this many positions.
+    pub max_positions: Option<usize>,
+}
+
+/// The losses on one set.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Comparison {
+    /// Positions scored.
+    pub positions: usize,
+    /// The sigmoid scale used.
+    pub k: f64,
+    /// The loss of the labels' own scores (the floor no evaluation can pass).
+    pub floor: f64,
+    /// The hand-crafted static evaluation's loss.
+    pub hand_crafted: f64,
+    /// Each network's loss, in the order given.
+    pub nets: Vec<(String, f64)>,
+}
+
+/// Parses the arguments after `compare`.
+pub fn parse_compare_args(args: &[String]) -> Result<CompareOptions, String> {
+    let mut o = CompareOptions {
+        lambda: 0.75,
+        ..CompareOptions::default()
+    };
+    let mut it = args.iter().peekable();
+    let value = |it: &mut std::iter::Peekable<std::slice::Iter<String>>, name: &str| -> Result<String, String> {
+        it.next().cloned().ok_or_else(|| format!("{name} needs a value"))
+    };
+    while let Some(arg) = it.next() {
+        match arg.as_str() {
+            "--data" => {
+                while let Some(path) = it.next_if(|a| !a.starts_with("--")) {
+                    o.data.push(PathBuf::from(path));
+                }
+            }
+            "--net" => o.nets.push(value(&mut it, arg)?),
+            "--k" => o.k = Some(value(&mut it, arg)?.parse().map_err(|_| "--k takes centipawns")?),
+            "--lambda" => o.lambda = value(&mut it, arg)?.parse().map_err(|_| "--lambda takes a number")?,
+            "--max-positions" => {
+                o.max_positions = Some(
+                    value(&mut it, arg)?
+                        .parse()
+                        .map_err(|_| "--max-positions takes a count")?,
+                )
+            }
+            other => return Err(format!("unknown argument '{other}'")),
+        }
+    }
+    if o.data.is_empty() {
+        return Err("--data is required".into());
+    }
+    if !(0.0..=1.0).contains(&o.lambda) {
+        return Err("--lambda must lie in 0..1".into());
+    }
+    if o.k.is_some_and(|k| k.is_nan() || k <= 0.0) {
+        return Err("--k must be positive".into());
+    }
+    if o.nets.is_empty() {
+        o.nets.push("builtin".into());
+    }
+    Ok(o)
+}
+
+/// The network file named `name` (`builtin`: the engine's own), checked like any other.
+pub fn load_net(name: &str) -> Result<NetFile, String> {
+    if name == "builtin" {
+        return NetFile::from_bytes(EMBEDDED_NET).map_err(|e| format!("the built-in network: {e}"));
+    }
+    NetFile::load(Path::new(name)).map_err(|e| format!("{name}: {e}"))
+}
+
+/// The mean loss of `net` (integer inference) over `samples`.
+pub fn net_loss(net: &NetFile, samples: &[Sample], cfg: &LossConfig) -> f64 {
+    let sum: f64 = samples
+        .par_iter()
+        .with_min_len(1024)
+        .map(|s| {
+            let d = (sigmoid(quantised_eval(net, s) as f32 / cfg.k) - cfg.target(s)) as f64;
+            d * d
+        })
+        .sum();
+    sum / samples.len().max(1) as f64
+}
+
+/// Scores the hand-crafted evaluation and each of `nets` on `samples` with one `K`.
+pub fn compare(samples: &[Sample], nets: &[(String, NetFile)], k: Option<f64>, lambda: f32) -> Comparison {
+    let k = k.unwrap_or_else(|| fit_k(samples));
+    let cfg = LossConfig {
+        scale: 400.0,
+        k: k as f32,
+        lambda,
+        hce_prior: 0.0,
+    };
+    Comparison {
+        positions: samples.len(),
+        k,
+        floor: score_loss(samples, &cfg),
+        hand_crafted: hand_crafted_loss(samples, &cfg),
+        nets: nets
+            .iter()
+            .map(|(name, net)| (name.clone(), net_loss(net, samples, &cfg)))
+            .collect(),
+    }
+}
+
+/// Runs `vorpal-nnue compare`: loads everything first (a bad file stops the run before any
+/// work), then prints the losses.
+pub fn run_compare(o: &CompareOptions, say: &mut dyn FnMut(&str)) -> Result<Comparison, String> {
+    let nets: Vec<(String, NetFile)> = o
+        .nets
+        .iter()
+        .map(|name| load_net(name).map(|net| (name.clone(), net)))
+        .collect::<Result<_, _>>()?;
+    let paths: Vec<&Path> = o.data.iter().map(PathBuf::as_path).collect();
+    let (samples, _) = load_samples(&paths, o.max_positions).map_err(|e| e.to_string())?;
+    if samples.is_empty() {
+        return Err("no positions in the data".into());
+    }
+    let c = compare(&samples, &nets, o.k, o.lambda);
+    say(&format!(
+        "{} positions, K = {:.2} cp, lambda {}",
+        c.positions, c.k, o.lambda
+    ));
+    say(&format!("  the labels' own scores (floor)   {:.6}", c.floor));
+    say(&format!("  hand-crafted evaluation          {:.6}", c.hand_crafted));
+    for (name, loss) in &c.nets {
+        let verdict = if *loss < c.hand_crafted { "below" } else { "not below" };
+        say(&format!(
+            "  {name:<32} {loss:.6} ({verdict} the hand-crafted evaluation's)"
+        ));
+    }
+    Ok(c)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use vorpal_engine::{Position, Rules};
+
+    fn samples() -> Vec<Sample> {
+        let fens = [
+            (
+                "rnbqkbnr/pppp1ppp/8/4|p3/4|P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2",
+                30,
+                0.5,
+            ),
+            ("4k3/8/8/8/8/8/3|Q4/4K3 b - - 0 1", 900, 1.0),
+            ("4k3/8/8/8/8/8/3|q4/4K3 w - - 0 1", -850, 0.0),
+            (
+                "r3k2r/ppp2ppp/2n|b1n2/3|q4/3|Q4/2N|B1N2/PPP2PPP/R3K2R w KQkq - 0 1",
+                -20,
+                0.5,
+            ),
+        ];
+        fens.iter()
+            .map(|&(f, score, result)| {
+                Sample::from_position(&Position::from_fen(f, Rules::default()).unwrap(), score, result).unwrap()
+            })
+            .collect()
+    }
+
+    /// The losses are the definitions written out: the network's through the engine's own
+    /// integer evaluation, the hand-crafted one as training's baseline, with one K.
+    #[test]
+    fn losses_follow_their_definitions() {
+        let s = samples();
+        let builtin = load_net("builtin").unwrap();
+        let c = compare(&s, &[("builtin".into(), builtin.clone())], Some(200.0), 0.75);
+        let sig = |x: f64| 1.0 / (1.0 + (-x / 200.0).exp());
+        let mut net_sum = 0.0;
+        let mut hce_sum = 0.0;
+        for x in &s {
+            let target = 0.75 * sig(x.score_stm() as f64) + 0.25 * x.result_stm() as f64;
+            net_sum += (sig(quantised_eval(&builtin, x) as f64) - target).powi(2);
+            hce_sum += (sig(x.hce_stm as f64) - target).powi(2);
+        }
+        assert!((c.nets[0].1 - net_sum / 4.0).abs() < 1e-6, "{c:?}");
+        assert!((c.hand_crafted - hce_sum / 4.0).abs() < 1e-6, "{c:?}");
+        assert!(c.floor <= c.hand_crafted && c.floor >= 0.0);
+        // Without --k, K is fitted on the positions themselves.
+        assert_eq!(compare(&s, &[], None, 0.75).k, fit_k(&s));
+    }
+
+    #[test]
+    fn a_damaged_or_missing_network_is_refused_by_name() {
+        let path = std::env::temp_dir().join(format!("vorpal-compare-bad-{}.nnue", std::process::id()));
+        let mut bytes = EMBEDDED_NET.to_vec();
+        let mid = bytes.len() / 2;
+        bytes[mid] ^= 0x55;
+        std::fs::write(&path, &bytes).unwrap();
+        let err = load_net(path.to_str().unwrap()).unwrap_err();
+        assert!(
+            err.contains(path.to_str().unwrap()) && err.contains("checksum"),
+            "{err}"
+        );
+        assert!(load_net("/nonexistent/net.nnue")
+            .unwrap_err()
+            .contains("/nonexistent/net.nnue"));
+        std::fs::remove_file(&path).unwrap();
+        let args = |a: &[&str]| parse_compare_args(&a.iter().map(|s| s.to_string()).collect::<Vec<_>>());
+        assert!(args(&["--net", "x"]).unwrap_err().contains("--data"));
+        let o = args(&["--data", "a.bin", "b.bin", "--k", "210"]).unwrap();
+        assert_eq!(
+            (o.data.len(), o.nets.clone(), o.k),
+            (2, vec!["builtin".to_string()], Some(210.0))
+        );
+        assert!(args(&["--data", "a.bin", "--json"]).unwrap_err().contains("--json"));
+    }
+}

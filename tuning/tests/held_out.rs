@@ -1,0 +1,85 @@
+//! The held-out measure of a network through the binaries: `vorpal-datagen relabel` gives a
+//! generated set deeper labels, `vorpal-nnue compare` scores networks and the hand-crafted
+//! evaluation on it; usage errors exit with status 2, failed runs with status 1.
+
+mod common;
+
+use common::datagen::{quick, scratch};
+use std::process::{Command, Output};
+use vorpal_tuning::datagen::packed::{PackedReader, PackedRecord};
+use vorpal_tuning::datagen::{self, OutputFormat};
+
+const DATAGEN: &str = env!("CARGO_BIN_EXE_vorpal-datagen");
+const NNUE: &str = env!("CARGO_BIN_EXE_vorpal-nnue");
+
+fn run(bin: &str, args: &[&str]) -> Output {
+    Command::new(bin).args(args).output().unwrap()
+}
+
+fn records(path: &std::path::Path) -> Vec<PackedRecord> {
+    PackedReader::new(std::fs::File::open(path).unwrap())
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap()
+}
+
+#[test]
+fn relabel_then_compare() {
+    let dir = scratch("held-out");
+    let mut cfg = quick(&dir.join("held"), 2);
+    cfg.format = OutputFormat::Packed;
+    datagen::run(&cfg).unwrap();
+    let held = cfg.packed_path();
+    let deep = dir.join("deep.bin");
+    let (held_s, deep_s) = (held.to_str().unwrap(), deep.to_str().unwrap());
+
+    let out = run(
+        DATAGEN,
+        &["relabel", held_s, deep_s, "--nodes", "2000", "--threads", "2"],
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text} {}", String::from_utf8_lossy(&out.stderr));
+    let (before, after) = (records(&held), records(&deep));
+    assert!(
+        text.contains(&format!("relabelled {} of {}", after.len(), before.len())),
+        "{text}"
+    );
+    assert!(after.len() + 2 >= before.len() && !after.is_empty());
+    // Positions and results kept, in order; the scores are the new searches'.
+    let fen_and_result = |r: &PackedRecord| {
+        let (pos, _, result) = r.decode().unwrap();
+        (pos.to_fen(), result)
+    };
+    let kept: Vec<_> = before.iter().map(fen_and_result).collect();
+    let mut at = 0;
+    for r in &after {
+        let item = fen_and_result(r);
+        at += kept[at..]
+            .iter()
+            .position(|k| *k == item)
+            .expect("in the input's order")
+            + 1;
+    }
+    // The output exists: refused (status 1); no limits or no input: usage (status 2).
+    assert_eq!(
+        run(DATAGEN, &["relabel", held_s, deep_s, "--depth", "2"]).status.code(),
+        Some(1)
+    );
+    assert_eq!(run(DATAGEN, &["relabel", held_s, "x.bin"]).status.code(), Some(2));
+    assert_eq!(run(DATAGEN, &["relabel", held_s]).status.code(), Some(2));
+
+    let out = run(NNUE, &["compare", "--data", deep_s, "--net", "builtin"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text} {}", String::from_utf8_lossy(&out.stderr));
+    assert!(text.contains(&format!("{} positions, K = ", after.len())), "{text}");
+    for line in ["floor", "hand-crafted evaluation", "builtin"] {
+        assert!(text.contains(line), "{line}: {text}");
+    }
+    let bad = dir.join("bad.nnue");
+    std::fs::write(&bad, b"VORPALNN but not a network").unwrap();
+    let out = run(NNUE, &["compare", "--data", deep_s, "--net", bad.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("bad.nnue"));
+    assert_eq!(run(NNUE, &["compare", "--net", "builtin"]).status.code(), Some(2));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
