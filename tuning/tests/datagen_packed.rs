@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::datagen::{quick, scratch};
+use common::datagen::{quick, records, scratch};
 use rand::rngs::StdRng;
 use rand::SeedableRng;
 use std::collections::HashSet;
@@ -11,18 +11,11 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use vorpal_engine::search::{Score, SearchControl, SearchOptions, Searcher};
 use vorpal_engine::{GameResult, Position, Rules};
-use vorpal_tuning::datagen::packed::{header, PackedReader, PackedRecord, HEADER_BYTES, RECORD_BYTES};
+use vorpal_tuning::datagen::packed::{header, HEADER_BYTES, RECORD_BYTES};
 use vorpal_tuning::datagen::tools::{convert, merge};
 use vorpal_tuning::datagen::{self, game_seed, parse_line, random_opening, read_progress, OutputFormat};
 
 const DATAGEN: &str = env!("CARGO_BIN_EXE_vorpal-datagen");
-
-fn records(path: &Path) -> Vec<PackedRecord> {
-    PackedReader::new(std::fs::File::open(path).unwrap())
-        .unwrap()
-        .collect::<Result<_, _>>()
-        .unwrap()
-}
 
 fn datagen_cli(args: &[&str]) -> Output {
     Command::new(DATAGEN).args(args).output().unwrap()

@@ -4,9 +4,9 @@
 
 mod common;
 
-use common::datagen::{quick, scratch};
+use common::datagen::{quick, records, scratch};
 use std::process::{Command, Output};
-use vorpal_tuning::datagen::packed::{PackedReader, PackedRecord};
+use vorpal_tuning::datagen::packed::PackedRecord;
 use vorpal_tuning::datagen::{self, OutputFormat};
 
 const DATAGEN: &str = env!("CARGO_BIN_EXE_vorpal-datagen");
@@ -14,13 +14,6 @@ const NNUE: &str = env!("CARGO_BIN_EXE_vorpal-nnue");
 
 fn run(bin: &str, args: &[&str]) -> Output {
     Command::new(bin).args(args).output().unwrap()
-}
-
-fn records(path: &std::path::Path) -> Vec<PackedRecord> {
-    PackedReader::new(std::fs::File::open(path).unwrap())
-        .unwrap()
-        .collect::<Result<_, _>>()
-        .unwrap()
 }
 
 #[test]

@@ -10,36 +10,22 @@
 use super::report::{Bound, Report, Score, SearchInfo, SearchResult};
 use super::thread::{RootMove, Worker};
 use super::{root::wdl, TB_WIN};
-use crate::tablebase::{MoveProbe, Probe, Tablebases, Wdl, MAX_MEN};
+use crate::tablebase::{within_fifty_move_clock, MoveProbe, Probe, Tablebases, Wdl, MAX_MEN};
 use crate::types::Move;
 use crate::Position;
 use std::time::Instant;
 
-/// True when the fifty-move rule cannot stop this result from `pos` (a clock at
-/// `halfmove`): the mate comes before the clock reaches 100 plies.
-fn within_fifty(p: Probe, halfmove: u16) -> bool {
-    p.plies.is_none_or(|plies| halfmove as u32 + plies <= 100)
-}
-
-/// True when the result `p` of `pos` stands under the fifty-move rule: the mate, or else the
-/// next capture or pawn move (from the distance-to-zeroing file, where the material has one), comes
-/// before the clock reaches 100 plies.
-fn fifty_safe(tb: &Tablebases, pos: &Position, p: Probe) -> bool {
-    within_fifty(p, pos.halfmove_clock())
-        || matches!(tb.probe_dtz(pos), Ok(Some(z)) if pos.halfmove_clock() as u32 + z <= 100)
-}
-
 /// Among the winning moves of a root whose mate lies beyond the fifty-move clock, the one that
 /// reaches a capture (or the mate) soonest, when that comes within the clock.
 fn soonest_safe_win(tb: &Tablebases, pos: &Position, moves: &[MoveProbe]) -> Option<MoveProbe> {
-    let clock = pos.halfmove_clock() as u32;
+    let clock = pos.halfmove_clock();
     let mut best: Option<(u32, MoveProbe)> = None;
     for m in moves.iter().filter(|m| m.result.wdl == Wdl::Win) {
         let child = pos.after(m.mv);
         let plies = if child.halfmove_clock() == 0 {
             // The move captures: what follows counts from a fresh clock.
             match tb.probe(&child) {
-                Ok(Some(p)) if fifty_safe(tb, &child, p) => 1,
+                Ok(Some(p)) if tb.stands_under_fifty_move_rule(&child, p) => 1,
                 _ => continue,
             }
         } else {
@@ -48,7 +34,7 @@ fn soonest_safe_win(tb: &Tablebases, pos: &Position, moves: &[MoveProbe]) -> Opt
                 _ => continue,
             }
         };
-        if clock + plies <= 100 && best.is_none_or(|(b, _)| plies < b) {
+        if within_fifty_move_clock(plies, clock) && best.is_none_or(|(b, _)| plies < b) {
             best = Some((plies, *m));
         }
     }
@@ -104,7 +90,7 @@ pub(crate) fn tablebase_root(
     };
     let mut moves = moves;
     let first = *moves.first()?;
-    if !within_fifty(first.result, pos.halfmove_clock()) {
+    if !first.result.mate_within_clock(pos.halfmove_clock()) {
         // The quickest mate is beyond the clock: play for the soonest capture when it comes in
         // time, else leave the root to the search.
         let safe = soonest_safe_win(tb, pos, &moves)?;
@@ -160,7 +146,7 @@ impl Worker<'_> {
             return None;
         }
         let p = tb.probe(pos).ok()??;
-        if !fifty_safe(tb, pos, p) {
+        if !tb.stands_under_fifty_move_rule(pos, p) {
             return None;
         }
         Some(match p.wdl {

@@ -97,7 +97,8 @@ struct Prover<'a> {
     pruning: bool,
     variations: bool,
     table: &'a ProofTable,
-    /// Endgame tables, used in direct mates only (see [`Prover::table_mate`]).
+    /// Endgame tables, present only for direct mates with the prunings on (see
+    /// [`Prover::table_mate`]).
     tablebases: Option<&'a Tablebases>,
     nodes: NodeCounter<'a>,
 }
@@ -109,9 +110,6 @@ impl Prover<'_> {
     /// tables hold the shortest forced mate under the same rules, counted as problemists count,
     /// and ignore the fifty-move rule as problems do.
     fn table_mate(&self, p: &Position) -> Option<Option<u32>> {
-        if !self.pruning || self.play != Play::Direct || self.goal != Goal::Mate {
-            return None;
-        }
         let probe = self.tablebases?.probe(p).ok()??;
         Some((probe.wdl == Wdl::Win).then(|| probe.dtm()).flatten())
     }
@@ -119,9 +117,6 @@ impl Prover<'_> {
     /// The tables' verdict on `q`, the defender to move after the attacker's move that began
     /// `n` moves: whether the attacker mates within the `n - 1` moves left (`None`: no table).
     fn table_defender_loses(&self, q: &Position, n: u32) -> Option<bool> {
-        if !self.pruning || self.play != Play::Direct || self.goal != Goal::Mate {
-            return None;
-        }
         let probe = self.tablebases?.probe(q).ok()??;
         Some(probe.wdl == Wdl::Loss && probe.dtm().is_some_and(|d| d < n))
     }
@@ -349,7 +344,11 @@ pub(crate) fn solve_direct(
         pruning: options.pruning,
         variations: options.variations,
         table: &table,
-        tablebases: options.tablebases.as_deref(),
+        // The tables answer "the side to move forces mate", so only direct mates use them.
+        tablebases: options
+            .tablebases
+            .as_deref()
+            .filter(|_| options.pruning && stipulation.play == Play::Direct && stipulation.goal == Goal::Mate),
         nodes: NodeCounter::new(control),
     };
     // Reflex play: an attacker that can reach the goal at once must, so nothing is a key.

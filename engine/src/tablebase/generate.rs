@@ -55,8 +55,8 @@ pub struct GenStats {
     pub file_bytes: u64,
     /// Plies processed (the longest distance plus one).
     pub rounds: u32,
-    /// For a pawnless material with mates beyond fifty moves: per side to move, the wins and
-    /// losses by the distance to the next zeroing move (also written as `<MATERIAL>.vtz`).
+    /// For a material with mates beyond fifty moves: per side to move, the wins and losses by
+    /// the distance to the next zeroing move (also written as `<MATERIAL>.vtz`).
     pub dtz: Option<[DtzStats; 2]>,
 }
 
@@ -321,12 +321,8 @@ pub(super) fn retrograde(
                             }
                         }
                     };
-                    if zeroing.is_some() {
-                        // Pawn moves were taken as exits in the forward pass.
-                        s.for_each_piece_unmove(false, &mut visit);
-                    } else {
-                        s.for_each_unmove(false, &mut visit);
-                    }
+                    // With `zeroing`, pawn moves were taken as exits in the forward pass.
+                    s.for_each_unmove(false, zeroing.is_none(), &mut visit);
                 }
                 (found, later)
             })
@@ -351,9 +347,9 @@ pub(super) fn retrograde(
     Ok((values, d))
 }
 
-/// Counts of one side; each generation entry stands for `group` positions.
+/// Counts of one side; each generation entry stands for [`positions_per_entry`] positions.
 fn stats(layout: &Layout, values: &[u8], stm: Color) -> SideStats {
-    let group = if layout.pawns { 4 } else { 8 };
+    let group = positions_per_entry(layout);
     let mut st = SideStats::default();
     let (mut win_at, mut loss_at) = ((0u8, 0usize), (0u8, 0usize));
     for (i, &v) in values.iter().enumerate() {
@@ -384,9 +380,19 @@ fn stats(layout: &Layout, values: &[u8], stm: Color) -> SideStats {
     st
 }
 
+/// How many positions one generation entry stands for: its images under the symmetries the
+/// generation index folds (board exchange and file mirror; the rank mirror too without pawns).
+fn positions_per_entry(layout: &Layout) -> u64 {
+    if layout.pawns {
+        4
+    } else {
+        8
+    }
+}
+
 /// Counts of one side's distances to the next zeroing move.
 fn dtz_stats(layout: &Layout, values: &[u8], stm: Color) -> DtzStats {
-    let group = if layout.pawns { 4 } else { 8 };
+    let group = positions_per_entry(layout);
     let mut st = DtzStats::default();
     let mut win_at = (0u8, 0usize);
     for (i, &v) in values.iter().enumerate() {

@@ -21,7 +21,7 @@ mod tests;
 pub use file::{file_name, RULES, VERSION};
 pub use generate::{generate, generate_all, DtzStats, GenStats, SideStats};
 pub use material::{Material, MAX_MEN};
-pub use probe::{MoveProbe, Probe, Tablebases, Wdl};
+pub use probe::{within_fifty_move_clock, MoveProbe, Probe, Tablebases, Wdl};
 
 use std::fmt;
 

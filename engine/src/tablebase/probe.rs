@@ -69,8 +69,21 @@ impl Probe {
     /// 50 moves away (from a clock at zero, a mate within 50 moves of the winner is never
     /// stopped by the rule).
     pub fn fifty_move_risk(&self) -> bool {
-        self.plies.is_some_and(|p| p > 100)
+        !self.mate_within_clock(0)
     }
+
+    /// True when the fifty-move rule cannot stop this result from a position whose clock
+    /// stands at `halfmove_clock`: a draw, or a mate before the clock reaches 100 plies.
+    pub fn mate_within_clock(&self, halfmove_clock: u16) -> bool {
+        self.plies
+            .is_none_or(|plies| within_fifty_move_clock(plies, halfmove_clock))
+    }
+}
+
+/// True when something `plies` away (a mate, a capture or pawn move) comes before a
+/// fifty-move clock standing at `halfmove_clock` reaches 100 plies.
+pub fn within_fifty_move_clock(plies: u32, halfmove_clock: u16) -> bool {
+    u32::from(halfmove_clock) + plies <= 100
 }
 
 /// One legal move and the value of the position it leads to, for the side that made it.
@@ -312,6 +325,14 @@ impl Tablebases {
         };
         let entry = entry_of(&s, &mut |m| self.table_of(m, Metric::Dtz))?;
         Ok(entry.and_then(|v| Probe::from_entry(v).plies))
+    }
+
+    /// True when the result `p` of `pos` stands under the fifty-move rule: the mate, or else
+    /// the next capture or pawn move (from the distance-to-zeroing file, where the material
+    /// has one), comes before the clock reaches 100 plies.
+    pub fn stands_under_fifty_move_rule(&self, pos: &Position, p: Probe) -> bool {
+        let clock = pos.halfmove_clock();
+        p.mate_within_clock(clock) || matches!(self.probe_dtz(pos), Ok(Some(z)) if within_fifty_move_clock(z, clock))
     }
 
     /// Every legal move with its value for the mover, best first (`Ok(None)` as for

@@ -267,19 +267,11 @@ impl Setup {
     }
 
     /// Calls `f` with every setup that reaches this one by a legal move of the side that just
-    /// moved, without a capture or promotion (the moves that stay in one table). With
-    /// `check_predecessor` false, predecessors whose side not to move is in check (illegal
-    /// positions) are passed on too: the generator has marked those entries already.
-    pub fn for_each_unmove(&self, check_predecessor: bool, f: impl FnMut(&Setup)) {
-        self.unmoves(check_predecessor, true, f);
-    }
-
-    /// [`Setup::for_each_unmove`] without the pawn moves (which reset the fifty-move clock).
-    pub fn for_each_piece_unmove(&self, check_predecessor: bool, f: impl FnMut(&Setup)) {
-        self.unmoves(check_predecessor, false, f);
-    }
-
-    fn unmoves(&self, check_predecessor: bool, pawns: bool, mut f: impl FnMut(&Setup)) {
+    /// moved, without a capture or promotion (the moves that stay in one table); pawn moves
+    /// (which reset the fifty-move clock) only when `pawns` is true. With `check_predecessor`
+    /// false, predecessors whose side not to move is in check (illegal positions) are passed on
+    /// too: the generator has marked those entries already.
+    pub fn for_each_unmove(&self, check_predecessor: bool, pawns: bool, mut f: impl FnMut(&Setup)) {
         let them = self.stm.flip(); // the side that made the last move
         let occ = [self.occ(0), self.occ(1)];
         let any = occ[0] | occ[1];

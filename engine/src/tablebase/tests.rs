@@ -93,7 +93,7 @@ fn unmoves_are_the_moves_backwards() {
             let stm = if i % 2 == 0 { Color::White } else { Color::Black };
             let s = random_setup(&m, stm, &mut rng);
             // Every predecessor is legal and has a move to `s`.
-            s.for_each_unmove(true, |pred| {
+            s.for_each_unmove(true, true, |pred| {
                 assert!(pred.is_valid(), "{} from {}", pred.to_fen(), s.to_fen());
                 let mut found = false;
                 pred.for_each_move(|mv, child| found |= !mv.converts() && key(child) == key(&s));
@@ -105,7 +105,7 @@ fn unmoves_are_the_moves_backwards() {
                     return;
                 }
                 let mut found = false;
-                child.for_each_unmove(true, |pred| found |= key(pred) == key(&s));
+                child.for_each_unmove(true, true, |pred| found |= key(pred) == key(&s));
                 assert!(found, "{} not found back from {}", s.to_fen(), child.to_fen());
             });
         }

@@ -5,7 +5,7 @@ use crate::output::{to_stderr, to_stdout};
 use crate::status;
 use serde_json::{json, Value};
 use std::path::PathBuf;
-use vorpal_engine::tablebase::{Probe, Tablebases, Wdl};
+use vorpal_engine::tablebase::{within_fifty_move_clock, Probe, Tablebases, Wdl};
 use vorpal_engine::{Position, Rules};
 
 /// "win, mate in 3", "loss, mated in 2", "loss, mated", "draw".
@@ -106,7 +106,7 @@ pub fn run(words: &[&str]) -> i32 {
         Ok(z) => z,
         Err(e) => return fail(e.to_string()),
     };
-    let stands = |z: u32| z + u32::from(pos.halfmove_clock()) <= 100;
+    let stands = |z: u32| within_fifty_move_clock(z, pos.halfmove_clock());
     if as_json {
         let mut o = value_json(root);
         o["material"] = json!(material.to_string());

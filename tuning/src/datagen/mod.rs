@@ -251,6 +251,20 @@ pub struct SearchedMove {
     pub nodes: u64,
 }
 
+/// A worker's searcher: one search thread, `hash_mb` of hash, the built-in network or (with
+/// `hand_crafted`) the hand-crafted evaluation.
+pub fn worker_searcher(hash_mb: usize, hand_crafted: bool) -> Searcher {
+    let mut searcher = Searcher::new(SearchOptions {
+        threads: 1,
+        hash_mb,
+        ..SearchOptions::default()
+    });
+    if hand_crafted {
+        searcher.set_evaluator(vorpal_engine::Evaluator::hand_crafted(Default::default()));
+    }
+    searcher
+}
+
 /// Searches the current position of `game` within `limits`; the move and the score come from
 /// the same completed iteration (`SearchResult::completed_best`), never the move of an
 /// iteration the hard cap cut with the score of the one before. `None` without a legal move.
@@ -420,15 +434,7 @@ pub fn run(cfg: &DatagenConfig) -> io::Result<DatagenSummary> {
         slot.get_or_insert(e);
     };
     let worker = || {
-        let options = SearchOptions {
-            threads: 1,
-            hash_mb: cfg.hash_mb,
-            ..SearchOptions::default()
-        };
-        let mut searcher = Searcher::new(options);
-        if cfg.hand_crafted {
-            searcher.set_evaluator(vorpal_engine::Evaluator::hand_crafted(Default::default()));
-        }
+        let mut searcher = worker_searcher(cfg.hash_mb, cfg.hand_crafted);
         let control = SearchControl::new();
         loop {
             if failed.load(Ordering::SeqCst) || cfg.max_time.is_some_and(|t| start.elapsed() >= t) {

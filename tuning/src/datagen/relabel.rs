@@ -11,15 +11,15 @@
 //! through `OUT.tmp`, renamed at the end; an existing `OUT` is never overwritten.
 
 use crate::datagen::packed::{record_offset, PackedReader, PackedRecord};
-use crate::datagen::search_move;
 use crate::datagen::tools::write_atomically;
+use crate::datagen::{search_move, worker_searcher};
 use rayon::prelude::*;
 use std::fs::File;
 use std::io::{self, BufReader};
 use std::path::Path;
 use std::time::Instant;
-use vorpal_engine::search::{Limits, SearchControl, SearchOptions, Searcher};
-use vorpal_engine::{Evaluator, Game};
+use vorpal_engine::search::{Limits, SearchControl, Searcher};
+use vorpal_engine::Game;
 
 /// Positions handed to the workers at a time (the progress callback runs after each batch).
 const BATCH: usize = 256;
@@ -88,17 +88,7 @@ pub fn relabel(
         .build()
         .map_err(io::Error::other)?;
     let start = Instant::now();
-    let new_searcher = || {
-        let mut searcher = Searcher::new(SearchOptions {
-            threads: 1,
-            hash_mb: cfg.hash_mb,
-            ..SearchOptions::default()
-        });
-        if cfg.hand_crafted {
-            searcher.set_evaluator(Evaluator::hand_crafted(Default::default()));
-        }
-        searcher
-    };
+    let new_searcher = || worker_searcher(cfg.hash_mb, cfg.hand_crafted);
     write_atomically(out, |writer| {
         let mut summary = RelabelSummary {
             records: records.len() as u64,
@@ -198,11 +188,7 @@ mod tests {
             .unwrap()
             .map(Result::unwrap)
             .collect();
-        let mut searcher = Searcher::new(SearchOptions {
-            threads: 1,
-            hash_mb: 1,
-            ..SearchOptions::default()
-        });
+        let mut searcher = worker_searcher(1, false);
         for ((old, new), pos) in before.iter().zip(&after).zip(&positions) {
             let (p_old, _, r_old) = old.decode().unwrap();
             let (p_new, score, r_new) = new.decode().unwrap();

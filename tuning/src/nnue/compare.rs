@@ -11,10 +11,9 @@
 //! engine plays it), the hand-crafted evaluation statically, as in training's baseline.
 
 use super::data::{load_samples, Sample};
-use super::model::{sigmoid, LossConfig};
+use super::model::LossConfig;
 use super::quant::quantised_eval;
-use super::train::{fit_k, hand_crafted_loss, score_loss};
-use rayon::prelude::*;
+use super::train::{fit_k, hand_crafted_loss, mean_loss, score_loss};
 use std::path::{Path, PathBuf};
 use vorpal_engine::nnue::{NetFile, EMBEDDED_NET};
 
@@ -112,15 +111,7 @@ pub fn load_net(name: &str) -> Result<NetFile, String> {
 
 /// The mean loss of `net` (integer inference) over `samples`.
 pub fn net_loss(net: &NetFile, samples: &[Sample], cfg: &LossConfig) -> f64 {
-    let sum: f64 = samples
-        .par_iter()
-        .with_min_len(1024)
-        .map(|s| {
-            let d = (sigmoid(quantised_eval(net, s) as f32 / cfg.k) - cfg.target(s)) as f64;
-            d * d
-        })
-        .sum();
-    sum / samples.len().max(1) as f64
+    mean_loss(samples, cfg, |s| quantised_eval(net, s) as f32)
 }
 
 /// Scores the hand-crafted evaluation and each of `nets` on `samples` with one `K`.

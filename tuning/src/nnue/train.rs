@@ -269,11 +269,17 @@ impl Trainer {
 /// `p = σ(score_stm / K)`: the floor the network approaches as it learns the search's scores
 /// (all of the loss that comes from the results).
 pub fn score_loss(samples: &[Sample], cfg: &LossConfig) -> f64 {
+    mean_loss(samples, cfg, |s| s.score_stm())
+}
+
+/// Mean squared error over `samples` of `p = σ(eval_cp(s) / K)` against the target, in
+/// parallel: the loss of any predictor given as centipawns from the side to move's view.
+pub fn mean_loss(samples: &[Sample], cfg: &LossConfig, eval_cp: impl Fn(&Sample) -> f32 + Sync) -> f64 {
     let sum: f64 = samples
         .par_iter()
         .with_min_len(4096)
         .map(|s| {
-            let d = (sigmoid(s.score_stm() / cfg.k) - cfg.target(s)) as f64;
+            let d = (sigmoid(eval_cp(s) / cfg.k) - cfg.target(s)) as f64;
             d * d
         })
         .sum();
@@ -291,15 +297,7 @@ fn mix(mut x: u64) -> u64 {
 /// Mean loss over `samples` of the hand-crafted static evaluation, `p = σ(hce_stm / K)`: the
 /// baseline a network must beat.
 pub fn hand_crafted_loss(samples: &[Sample], cfg: &LossConfig) -> f64 {
-    let sum: f64 = samples
-        .par_iter()
-        .with_min_len(4096)
-        .map(|s| {
-            let d = (sigmoid(s.hce_stm as f32 / cfg.k) - cfg.target(s)) as f64;
-            d * d
-        })
-        .sum();
-    sum / samples.len().max(1) as f64
+    mean_loss(samples, cfg, |s| f32::from(s.hce_stm))
 }
 
 /// Mean loss of `net` over `samples`, in parallel.

@@ -1,6 +1,7 @@
 //! Helpers of the `vorpal-datagen` tests: scratch directories and a quick configuration.
 
 use std::path::{Path, PathBuf};
+use vorpal_tuning::datagen::packed::{PackedReader, PackedRecord};
 use vorpal_tuning::datagen::DatagenConfig;
 
 /// A fresh scratch directory for one test.
@@ -23,4 +24,12 @@ pub fn quick(out: &Path, games: u64) -> DatagenConfig {
         max_plies: 120,
         ..DatagenConfig::default()
     }
+}
+
+/// Every record of a packed file.
+pub fn records(path: &Path) -> Vec<PackedRecord> {
+    PackedReader::new(std::fs::File::open(path).unwrap())
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap()
 }
