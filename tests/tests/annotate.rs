@@ -307,3 +307,27 @@ fn a_closed_stdout_ends_the_review_quietly() {
         assert!(!said.contains("panicked"), "{said}");
     }
 }
+
+/// Issue 32: `annotate -` never ended on a stray `]` or `}`. Each such input, and every PGN
+/// file of `shared/data/pgn`, now ends with status 0, 1 or 2 and no signal.
+#[test]
+fn stray_brackets_and_the_shared_pgn_files_end_in_time() {
+    for text in [
+        "]",
+        "}",
+        "1. e4 ] e5 *",
+        "1. e4 e5 } 2. Nf3 *",
+        "[Event \"Casual game [Alice]\"]\n\n1. e4 *",
+    ] {
+        let (status, _, err) = annotate_stdin(text, &["--nodes", "100"]);
+        assert!(matches!(status, Some(0..=2)), "{text:?}: {status:?} {err}");
+    }
+    let shared = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/data/pgn");
+    for file in std::fs::read_dir(&shared).expect("shared/data/pgn") {
+        let path = file.unwrap().path();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let (status, out, err) = annotate_stdin(&text, &["--nodes", "100"]);
+        assert_eq!(status, Some(0), "{}: {err}", path.display());
+        assert!(out.contains("[%eval"), "{}: {out}", path.display());
+    }
+}

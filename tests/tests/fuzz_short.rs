@@ -1,13 +1,5 @@
-//! Short fixed-seed runs of every fuzz target (the long runs use `vorpal-fuzz`).
-
-use vorpal_tests::fuzz::{run, TARGETS};
-
-#[test]
-fn every_fuzz_target_survives_a_short_run() {
-    for (name, target) in TARGETS {
-        assert_eq!(run(target, 7, 3_000), 3_000, "{name}");
-    }
-}
+//! Regressions found by the seeded generators that came before the coverage-guided fuzz
+//! targets of `tests/fuzz` (which found those of the PGN readers, in their own unit tests).
 
 /// Found by `vorpal-fuzz fen`: an en passant field on the first or last rank made the parser
 /// compute a square off the board.

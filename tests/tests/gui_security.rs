@@ -439,3 +439,63 @@ fn a_reloaded_page_rejoins_its_session_and_polls_do_not_pile_up() {
     // The page's own asset requests never wait behind polls.
     assert_eq!(server.request("GET", "/app.js", &[], b"").status, 200);
 }
+
+/// Issue 32: a `]` in a tag value, or a stray `]` or `}` in the movetext, made the PGN import
+/// loop until the server ran out of memory. Now each imports (the tag value intact, the strays
+/// skipped), the PGN files every reader must take import, and the server serves on.
+#[test]
+fn pgn_with_brackets_and_stray_closers_never_takes_the_server_down() {
+    let mut server = start(&[], &fake_engine());
+    let sid = server.new_session();
+    let cmd = |text: &str| {
+        let body = serde_json::json!({"cmd": "pgn", "text": text}).to_string();
+        server.api("POST", &format!("/api/cmd?sid={sid}"), Some(&body))
+    };
+    let r = cmd("[Event \"Casual game [Alice]\"]\n\n1. e4 d5 *");
+    assert_eq!(r.status, 200, "{}", r.body);
+    let pgn = server.api("GET", &format!("/api/pgn?sid={sid}"), None);
+    assert!(pgn.body.contains("[Event \"Casual game [Alice]\"]"), "{}", pgn.body);
+    for (text, plies) in [
+        ("1. e4 ]", 1),
+        ("1. e4 e5 }", 2),
+        ("1. e4 ] e5 *", 2),
+        ("1. e4 e5 } 2. Nf3 *", 3),
+    ] {
+        let r = cmd(text);
+        assert_eq!(r.status, 200, "{text}: {}", r.body);
+        assert_eq!(r.json()["state"]["moves"].as_array().unwrap().len(), plies, "{text}");
+    }
+    for text in ["]", "}"] {
+        assert_eq!(cmd(text).status, 400, "{text}");
+    }
+    let shared = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/data/pgn");
+    for file in std::fs::read_dir(&shared).expect("shared/data/pgn") {
+        let path = file.unwrap().path();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let r = cmd(&text);
+        assert_eq!(r.status, 200, "{}: {}", path.display(), r.body);
+        assert!(
+            !r.json()["state"]["moves"].as_array().unwrap().is_empty(),
+            "{}",
+            path.display()
+        );
+    }
+    still_serves(&mut server);
+}
+
+/// Two `Host` fields (or two of another field that may appear once) get 400 (RFC 9112).
+#[test]
+fn repeated_singleton_headers_get_400() {
+    let mut server = start(&[], &fake_engine());
+    let own = server.addr.to_string();
+    let auth = format!("token {}", server.token);
+    for extra in [
+        [("Host", own.as_str()), ("Host", "evil.example")],
+        [("Host", own.as_str()), ("host", own.as_str())],
+        [("Authorization", auth.as_str()), ("Authorization", auth.as_str())],
+    ] {
+        let r = server.request("POST", "/api/session", &extra, b"");
+        assert_eq!(r.status, 400, "{extra:?}: {}", r.body);
+    }
+    still_serves(&mut server);
+}

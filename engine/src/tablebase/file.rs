@@ -65,14 +65,9 @@ pub fn path_for(dir: &Path, material: &Material, metric: Metric) -> PathBuf {
     dir.join(format!("{material}.{}", metric.extension()))
 }
 
-/// FNV-1a, 64 bits.
-fn checksum(data: &[u8]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in data {
-        h ^= b as u64;
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    }
-    h
+/// FNV-1a, 64 bits (the network file's checksum too).
+pub(crate) fn checksum(data: &[u8]) -> u64 {
+    crate::nnue::format::fnv1a(data)
 }
 
 /// Run-length coding: a control byte `n < 128` is followed by `n + 1` literal bytes; `n >= 128`
@@ -168,15 +163,25 @@ pub fn write(path: &Path, material: &Material, values: &[Vec<u8>; 2], metric: Me
 /// Reads and checks a table file of `metric`; returns the two value arrays of `entries` each.
 pub fn read(path: &Path, material: &Material, entries: usize, metric: Metric) -> Result<[Vec<u8>; 2], TbError> {
     let bytes = std::fs::read(path).map_err(|e| TbError::Io(format!("{}: {e}", path.display())))?;
-    let bad = |why: &str| TbError::Damaged(format!("{}: {why}", path.display()));
+    decode(&bytes, &path.display().to_string(), material, entries, metric)
+}
+
+/// Checks the bytes of a table file (named `origin` in errors) as [`read`] does.
+pub fn decode(
+    bytes: &[u8],
+    origin: &str,
+    material: &Material,
+    entries: usize,
+    metric: Metric,
+) -> Result<[Vec<u8>; 2], TbError> {
+    let bad = |why: &str| TbError::Damaged(format!("{origin}: {why}"));
     if bytes.len() < 8 + 4 + 4 + 8 || &bytes[..8] != MAGIC {
         return Err(bad("not a Vorpal tablebase file"));
     }
     let version = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes"));
     if version != VERSION {
         return Err(TbError::Version(format!(
-            "{}: format version {version}, this program reads version {VERSION}; generate the table again",
-            path.display()
+            "{origin}: format version {version}, this program reads version {VERSION}; generate the table again"
         )));
     }
     let (body, tail) = bytes.split_at(bytes.len() - 8);

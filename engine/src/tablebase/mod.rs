@@ -23,6 +23,27 @@ pub use generate::{generate, generate_all, DtzStats, GenStats, SideStats};
 pub use material::{Material, MAX_MEN};
 pub use probe::{within_fifty_move_clock, MoveProbe, Probe, Tablebases, Wdl};
 
+/// Checks the bytes of `material`'s table file (`dtz`: its distance-to-zeroing file) as the
+/// prober does when it loads one, and returns the number of entries of each side: the door of
+/// the tablebase fuzz target (`tests/fuzz`).
+pub fn check_file_bytes(bytes: &[u8], material: &Material, dtz: bool) -> Result<usize, TbError> {
+    let metric = if dtz { file::Metric::Dtz } else { file::Metric::Dtm };
+    let entries = file_entries(material);
+    let [white, black] = file::decode(bytes, "fuzz input", material, entries, metric)?;
+    debug_assert!(white.len() == entries && black.len() == entries);
+    Ok(entries)
+}
+
+/// The number of entries of each side in `material`'s table file.
+pub fn file_entries(material: &Material) -> usize {
+    index::Layout::new(material).file_size()
+}
+
+/// The FNV-1a checksum a table file ends with (little-endian), for tests that build files.
+pub fn file_checksum(bytes: &[u8]) -> u64 {
+    file::checksum(bytes)
+}
+
 use std::fmt;
 
 /// An entry: a draw (or, during generation, not yet decided).

@@ -278,7 +278,7 @@ fn pgn_of(s: &Session) -> String {
 }
 
 /// Runs one command of the page; the answer carries the new view (and the error, if any).
-fn command(shared: &Arc<Shared>, cmd: &Value) -> Response {
+pub(super) fn command(shared: &Arc<Shared>, cmd: &Value) -> Response {
     let outcome = shared.update(|s, shared| {
         let result = run_command(s, shared, cmd);
         if let Err(e) = &result {

@@ -12,6 +12,7 @@
 mod access;
 mod assets;
 mod commands;
+mod doors;
 mod engine_pool;
 mod http;
 mod hub;
@@ -28,6 +29,9 @@ mod signals;
 mod tree;
 mod view;
 mod worker;
+
+pub(crate) use doors::{engine_line_door, gui_command_door, import_pgn_door, parse_head_door};
+pub use doors::{GuiPgn, HttpHead};
 
 use std::net::SocketAddr;
 use std::time::Duration;

@@ -44,6 +44,7 @@ enum Token {
 /// Splits the first game of `text` into tokens (a tag after the movetext starts the next game,
 /// which is not read).
 fn tokens(text: &str) -> Vec<Token> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let chars: Vec<char> = text.chars().collect();
     let mut out = Vec::new();
     let mut i = 0;
@@ -64,21 +65,15 @@ fn tokens(text: &str) -> Vec<Token> {
                 if in_moves {
                     break;
                 }
-                let end = (i..chars.len())
-                    .find(|&j| chars[j] == ']' || chars[j] == '\n')
-                    .unwrap_or(chars.len());
-                let inner: String = chars[i + 1..end].iter().collect();
-                let inner = inner.trim();
-                if let Some((name, rest)) = inner.split_once(char::is_whitespace) {
-                    let value = rest.trim().trim_start_matches('"');
-                    let value = value.strip_suffix('"').unwrap_or(value);
-                    out.push(Token::Tag(
-                        name.to_string(),
-                        value.replace("\\\"", "\"").replace("\\\\", "\\"),
-                    ));
+                let (tag, next) = read_tag(&chars, i + 1);
+                if let Some((name, value)) = tag {
+                    out.push(Token::Tag(name, value));
                 }
-                i = end + 1;
+                i = next;
             }
+            // A stray closing bracket or brace ends nothing: it is skipped (a reader that did
+            // not move past it looped forever).
+            ']' | '}' => i += 1,
             '{' => {
                 let end = (i..chars.len()).find(|&j| chars[j] == '}').unwrap_or(chars.len());
                 let comment: String = chars[i + 1..end].iter().collect();
@@ -107,6 +102,43 @@ fn tokens(text: &str) -> Vec<Token> {
         }
     }
     out
+}
+
+/// Reads `Name "value"]` from `i` (just after the `[`): the value runs to its closing quote, so
+/// brackets and braces inside it are kept, and `\"` and `\\` are unescaped. Returns the tag
+/// (none without a name) and the index after the closing `]` (or the end of the line).
+fn read_tag(chars: &[char], mut i: usize) -> (Option<(String, String)>, usize) {
+    let at_end = |i: usize| i >= chars.len() || chars[i] == '\n';
+    while !at_end(i) && chars[i].is_whitespace() {
+        i += 1;
+    }
+    let name_start = i;
+    while !at_end(i) && !chars[i].is_whitespace() && chars[i] != '"' && chars[i] != ']' {
+        i += 1;
+    }
+    let name: String = chars[name_start..i].iter().collect();
+    while !at_end(i) && chars[i] != '"' && chars[i] != ']' {
+        i += 1;
+    }
+    let mut value = String::new();
+    if !at_end(i) && chars[i] == '"' {
+        i += 1;
+        while !at_end(i) && chars[i] != '"' {
+            // Only `\"` and `\\` are escapes; any other backslash is kept as it is.
+            if chars[i] == '\\' && matches!(chars.get(i + 1), Some('"' | '\\')) {
+                i += 1;
+            }
+            value.push(chars[i]);
+            i += 1;
+        }
+        if chars.get(i) == Some(&'"') {
+            i += 1;
+        }
+    }
+    while !at_end(i) && chars[i] != ']' {
+        i += 1;
+    }
+    ((!name.is_empty()).then_some((name, value)), i + 1)
 }
 
 fn is_result(t: &str) -> bool {
@@ -152,7 +184,7 @@ pub fn import_pgn(text: &str, current: Rules) -> Result<ImportedGame, String> {
                 }
                 let text = w.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.');
                 let text = text.trim_end_matches(['!', '?']);
-                if w.starts_with('$') || text.is_empty() {
+                if text.starts_with('$') || text.is_empty() {
                     continue;
                 }
                 let pos = tree.node(at).position;
@@ -428,5 +460,43 @@ mod tests {
         let e = import_pgn("1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 5. e4 *", Rules::default()).unwrap_err();
         assert!(e.starts_with("5. e4 comes after the end of the game"), "{e}");
         assert!(e.ends_with("threefold repetition"), "{e}");
+    }
+
+    /// Regression (issue 32): a `]` inside a tag value, or a stray `]` or `}` in the movetext,
+    /// made the tokenizer push empty words forever until the server ran out of memory.
+    #[test]
+    fn brackets_in_tags_and_stray_closers_are_read() {
+        let text = "[Event \"Casual game [Alice]\"]\n[White \"Player {A}\"]\n\n1. e4 d5 *";
+        let game = import_pgn(text, Rules::default()).unwrap();
+        assert_eq!(game.tag("Event"), Some("Casual game [Alice]"));
+        assert_eq!(game.tag("White"), Some("Player {A}"));
+        assert_eq!(main_sans(&game.tree), ["e4", "d5"]);
+        let out = export(&game.tree, &game.headers);
+        assert!(out.contains("[Event \"Casual game [Alice]\"]"), "{out}");
+        assert!(out.contains("[White \"Player {A}\"]"), "{out}");
+        for (text, moves) in [
+            ("1. e4 ]", &["e4"][..]),
+            ("1. e4 e5 }", &["e4", "e5"]),
+            ("1. e4 ] e5 *", &["e4", "e5"]),
+            ("1. e4 e5 } 2. Nf3 *", &["e4", "e5", "Nf3"]),
+        ] {
+            let game = import_pgn(text, Rules::default()).unwrap_or_else(|e| panic!("{text}: {e}"));
+            assert_eq!(main_sans(&game.tree), moves, "{text}");
+        }
+        for text in ["]", "}", "]]]}}}", "[", "{", "\u{feff}"] {
+            assert!(import_pgn(text, Rules::default()).is_err(), "{text:?}");
+        }
+        for text in ["[Event", "[Event \"x", "[Event \"x\\\n1. e4 *"] {
+            let game = import_pgn(text, Rules::default()).unwrap();
+            assert_eq!(game.headers.len(), 1, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn a_byte_order_mark_and_crlf_are_read() {
+        let text = "\u{feff}[Event \"x\"]\r\n[Variant \"Alice\"]\r\n\r\n1. e4 d5 2. Be2 dxe4 3. Bb5# 1-0\r\n";
+        let game = import_pgn(text, Rules::default()).unwrap();
+        assert_eq!(game.tag("Event"), Some("x"));
+        assert_eq!(main_sans(&game.tree).len(), 5);
     }
 }

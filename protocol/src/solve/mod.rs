@@ -3,7 +3,7 @@
 //! solutions as text (Popeye's layout, the project's SAN) or one JSON object per line.
 //! The exit status is 1 when any problem could not be read or set up.
 
-mod popeye;
+pub(crate) mod popeye;
 mod problem;
 mod report;
 mod text;

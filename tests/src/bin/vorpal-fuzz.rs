@@ -1,5 +1,5 @@
 //! Long fuzz runs:
-//! `vorpal-fuzz <fen|moves|makeundo|uci|all> [--seconds N] [--seed S] [--engine PATH] [--case C]`.
+//! `vorpal-fuzz <uci|all> [--seconds N] [--seed S] [--engine PATH] [--case C]`.
 //!
 //! Build with the `fuzz` profile (optimized, debug assertions, unwinding panics) so a
 //! failing case is caught and printed with its input and its case seed:
@@ -18,7 +18,7 @@ use rand::{Rng, SeedableRng};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
-use vorpal_tests::fuzz::{PROCESS_TARGETS, TARGETS};
+use vorpal_tests::fuzz::PROCESS_TARGETS;
 
 /// A target of either registry, ready to run one case.
 type Case<'a> = Box<dyn Fn(&mut StdRng, &mut String) + 'a>;
@@ -47,11 +47,6 @@ fn main() {
     let seed = value("--seed", 1);
     let engine = flag("--engine").map(PathBuf::from).unwrap_or_else(default_engine);
     let mut targets: Vec<(&str, Case)> = Vec::new();
-    for (name, target) in TARGETS {
-        if which == "all" || name == which {
-            targets.push((name, Box::new(target)));
-        }
-    }
     for (name, target) in PROCESS_TARGETS {
         if which == "all" || name == which {
             if !engine.exists() {
@@ -69,7 +64,7 @@ fn main() {
         }
     }
     if targets.is_empty() {
-        eprintln!("unknown target '{which}' (fen, moves, makeundo, uci, all)");
+        eprintln!("unknown target '{which}' (uci, all; the parsers are fuzzed by tests/fuzz)");
         std::process::exit(2);
     }
     if let Some(case) = flag("--case").and_then(|c| c.parse::<u64>().ok()) {

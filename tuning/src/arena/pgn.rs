@@ -146,11 +146,30 @@ fn is_result(t: &str) -> bool {
     matches!(t, "1-0" | "0-1" | "1/2-1/2" | "*")
 }
 
+/// The move of a movetext token without its move number (`12.`, `12...`, repeated), or None
+/// for a token that is no move: a NAG (`$1`), a number, a result after a number, or text with
+/// no letter (a tolerant reader skips such junk; every move has one, but `0-0` castling).
+fn move_text(token: &str) -> Option<&str> {
+    let mut text = token;
+    loop {
+        let rest = text.trim_start_matches(|c: char| c.is_ascii_digit());
+        if rest.len() == text.len() || !rest.starts_with('.') {
+            break;
+        }
+        text = rest.trim_start_matches('.');
+    }
+    let first = text.chars().next()?;
+    let castles = text.starts_with("0-0");
+    let lettered = text.bytes().any(|b| b.is_ascii_alphabetic());
+    (first.is_ascii_alphanumeric() && (lettered || castles) && !is_result(text)).then_some(text)
+}
+
 /// Parses every game in `text`.
 pub fn parse_pgn(text: &str) -> Vec<PgnGame> {
     let mut games = Vec::new();
     let mut game = PgnGame::default();
     let mut in_movetext = false;
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let chars: Vec<char> = text.chars().collect();
     let mut i = 0;
     let mut at_line_start = true;
@@ -238,7 +257,9 @@ pub fn parse_pgn(text: &str) -> Vec<PgnGame> {
                     }
                 }
             }
-            ')' => i += 1,
+            // A stray `)`, `]` or `}` closes nothing: it is skipped (the word loop below would
+            // not move past `]` or `}` and looped forever).
+            ')' | ']' | '}' => i += 1,
             _ => {
                 let start = i;
                 while i < chars.len() && !chars[i].is_whitespace() && !"{}()[];".contains(chars[i]) {
@@ -259,10 +280,9 @@ pub fn parse_pgn(text: &str) -> Vec<PgnGame> {
                     game.result = Some(token);
                     continue;
                 }
-                let move_text = token.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.');
-                if token.starts_with('$') || move_text.is_empty() {
+                let Some(move_text) = move_text(&token) else {
                     continue;
-                }
+                };
                 if let Some(text) = extra.take() {
                     match game.moves.last_mut() {
                         Some(m) => append(&mut m.comment, text),
@@ -297,13 +317,16 @@ fn read_tag(chars: &[char], mut i: usize) -> (Option<(String, String)>, usize) {
     if i < chars.len() && chars[i] == '"' {
         i += 1;
         while i < chars.len() && chars[i] != '"' && chars[i] != '\n' {
-            if chars[i] == '\\' && i + 1 < chars.len() {
+            // Only `\"` and `\\` are escapes; any other backslash is kept as it is.
+            if chars[i] == '\\' && matches!(chars.get(i + 1), Some('"' | '\\')) {
                 i += 1;
             }
             value.push(chars[i]);
             i += 1;
         }
-        i += 1;
+        if chars.get(i) == Some(&'"') {
+            i += 1;
+        }
     }
     while i < chars.len() && chars[i] != ']' && chars[i] != '\n' {
         i += 1;
@@ -400,5 +423,58 @@ mod tests {
         let games = parse_pgn("1. e4 d5 1-0\n1. d4 *\n");
         assert_eq!(games.len(), 2);
         assert_eq!(games[1].result.as_deref(), Some("*"));
+    }
+
+    /// Regression (issue 32): a stray `]` or `}` stopped the word loop without moving on, so
+    /// `annotate` and the match runner's book reader never ended.
+    #[test]
+    fn stray_closers_are_skipped() {
+        for (text, expected) in [
+            ("]", &[][..]),
+            ("}", &[]),
+            ("1. e4 ]", &["e4"]),
+            ("1. e4 e5 }", &["e4", "e5"]),
+            ("1. e4 ] e5 *", &["e4", "e5"]),
+            ("1. e4 e5 } 2. Nf3 *", &["e4", "e5", "Nf3"]),
+            ("1. e4 ) ]]} d5", &["e4", "d5"]),
+        ] {
+            let moves: Vec<String> = parse_pgn(text)
+                .iter()
+                .flat_map(|g| g.moves.iter().map(|m| m.san.clone()))
+                .collect();
+            assert_eq!(moves, expected, "{text}");
+        }
+        let games = parse_pgn("\u{feff}[Event \"Casual game [Alice] {x}\"]\r\n\r\n1. e4 *\r\n");
+        assert_eq!(games.len(), 1);
+        assert_eq!(games[0].tag("Event"), Some("Casual game [Alice] {x}"));
+        assert_eq!(games[0].moves.len(), 1);
+    }
+
+    /// Regressions found by the `arena_pgn` fuzz target (tests/fuzz): each game must write
+    /// and read back to the same moves and tags.
+    #[test]
+    fn fuzz_findings_write_and_read_back_the_same() {
+        let sans = |g: &PgnGame| g.moves.iter().map(|m| m.san.clone()).collect::<Vec<_>>();
+        for (text, moves) in [
+            // A NAG glued to a move number was a move once read, a NAG once written.
+            ("1. d4 2.$ Nf3 *", &["d4", "Nf3"][..]),
+            // A result glued to a move number was a move, then the result.
+            ("1.* d4 *", &["d4"]),
+            // A doubled move number left a number as a move.
+            ("9.9. e4 *", &["e4"]),
+            ("1. 0-0 -0 %x *", &["0-0"]),
+            // A backslash before a line end carried the line end into the tag value.
+            ("[Event \"a\\\nb\"]\n1. e4 *", &["b\"", "e4"]),
+        ] {
+            let games = parse_pgn(text);
+            assert_eq!(sans(&games[0]), moves, "{text:?}");
+            let written = games[0].to_text();
+            let back = parse_pgn(&written);
+            assert_eq!(back.len(), 1, "{written}");
+            assert_eq!(sans(&back[0]), moves, "{written}");
+            for (name, _) in &games[0].tags {
+                assert_eq!(back[0].tag(name), games[0].tag(name), "{written}");
+            }
+        }
     }
 }

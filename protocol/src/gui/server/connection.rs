@@ -4,8 +4,10 @@
 
 use super::message::{head_end, parse_head, reason, Request, Response};
 use super::{Handler, Limits};
+use crate::panics::panic_text;
 use std::io::{ErrorKind, Read, Write};
 use std::net::{Shutdown, SocketAddr, TcpStream};
+use std::panic::{self, AssertUnwindSafe};
 use std::time::{Duration, Instant};
 
 /// How one read ended.
@@ -136,6 +138,18 @@ fn linger(stream: &TcpStream, limits: &Limits) {
     }
 }
 
+/// Runs a handler call, turning a panic into a 500 answer: one request's bug never ends the
+/// server (the release profile unwinds for this; locks the handler held recover from poison).
+fn guarded<T>(call: impl FnOnce() -> T) -> Result<T, Response> {
+    panic::catch_unwind(AssertUnwindSafe(call)).map_err(|e| {
+        log::error!("a request handler panicked: {}", panic_text(e.as_ref()));
+        Response::text(
+            500,
+            "internal error: the server caught a fault in this request and goes on",
+        )
+    })
+}
+
 /// Serves requests on `stream` until it closes or breaks a limit.
 pub fn serve(stream: &TcpStream, peer: SocketAddr, handler: &dyn Handler, limits: &Limits, idle: &dyn Fn(bool)) {
     let _ = stream.set_nodelay(true);
@@ -160,7 +174,16 @@ pub fn serve(stream: &TcpStream, peer: SocketAddr, handler: &dyn Handler, limits
         };
         let len = len.unwrap_or(0);
         let keep_alive = request.keep_alive();
-        if let Some(answer) = handler.check(&request) {
+        let checked = match guarded(|| handler.check(&request)) {
+            Ok(c) => c,
+            Err(answer) => {
+                if write_response(stream, &answer, false, limits) {
+                    linger(stream, limits);
+                }
+                return;
+            }
+        };
+        if let Some(answer) = checked {
             // A body not read cannot be skipped safely: close unless there is none.
             let keep = keep_alive && len == 0;
             let written = write_response(stream, &answer, keep, limits);
@@ -185,7 +208,10 @@ pub fn serve(stream: &TcpStream, peer: SocketAddr, handler: &dyn Handler, limits
             Some(b) => b,
             None => return refuse(stream, 408, "the request body came too slowly", limits),
         };
-        let answer = handler.handle(&request);
+        let (answer, keep_alive) = match guarded(|| handler.handle(&request)) {
+            Ok(answer) => (answer, keep_alive),
+            Err(answer) => (answer, false),
+        };
         if !write_response(stream, &answer, keep_alive, limits) || !keep_alive {
             return;
         }

@@ -148,6 +148,20 @@ pub fn reason(status: u16) -> &'static str {
 pub type HeadError = (u16, &'static str);
 
 /// Parses a complete request head (without the blank line that ends it).
+/// Header fields a request may carry once: two `Host` fields must get 400 (RFC 9112 §3.2), and
+/// two of the others would leave it open which one the checks read.
+const SINGLETONS: [&str; 9] = [
+    "host",
+    "content-length",
+    "transfer-encoding",
+    "authorization",
+    "origin",
+    "cookie",
+    "content-type",
+    "sec-fetch-site",
+    "referer",
+];
+
 pub fn parse_head(head: &[u8], peer: SocketAddr) -> Result<Request, HeadError> {
     let text = std::str::from_utf8(head).map_err(|_| (400, "the request head is not UTF-8"))?;
     let mut lines = text.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l));
@@ -184,7 +198,11 @@ pub fn parse_head(head: &[u8], peer: SocketAddr) -> Result<Request, HeadError> {
         if headers.len() >= MAX_FIELDS {
             return Err((431, "too many header fields"));
         }
-        headers.push((name.to_ascii_lowercase(), value.trim().to_string()));
+        let name = name.to_ascii_lowercase();
+        if SINGLETONS.contains(&name.as_str()) && headers.iter().any(|(n, _)| *n == name) {
+            return Err((400, "a header field that may appear once appears twice"));
+        }
+        headers.push((name, value.trim().to_string()));
     }
     Ok(Request {
         method: method.to_string(),
@@ -238,8 +256,14 @@ mod tests {
         let many: String = (0..=MAX_FIELDS).map(|i| format!("\r\nX-{i}: v")).collect();
         let head = format!("GET / HTTP/1.1{many}");
         assert_eq!(parse_head(head.as_bytes(), peer()).unwrap_err().0, 431);
-        let two = parse_head(b"POST / HTTP/1.1\r\nContent-Length: 1\r\nContent-Length: 2", peer()).unwrap();
-        assert!(two.content_length().is_err());
+        let two = parse_head(b"POST / HTTP/1.1\r\nContent-Length: 1\r\nContent-Length: 2", peer());
+        assert_eq!(two.unwrap_err().0, 400);
+        for name in ["Host", "host", "Origin", "Authorization", "Cookie"] {
+            let head =
+                format!("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nOrigin: a\r\nAuthorization: t\r\n{name}: b\r\nCookie: c");
+            assert_eq!(parse_head(head.as_bytes(), peer()).unwrap_err().0, 400, "two {name}");
+        }
+        assert!(parse_head(b"GET / HTTP/1.1\r\nAccept: a\r\nAccept: b", peer()).is_ok());
         let neg = parse_head(b"POST / HTTP/1.1\r\nContent-Length: -1", peer()).unwrap();
         assert!(neg.content_length().is_err());
         let old = parse_head(b"GET / HTTP/1.0", peer()).unwrap();

@@ -13,7 +13,7 @@ mod connection;
 mod message;
 mod registry;
 
-pub use message::{Request, Response};
+pub use message::{parse_head, Request, Response};
 
 use registry::Registry;
 use std::net::TcpListener;
@@ -114,6 +114,57 @@ pub fn serve(listener: TcpListener, limits: Limits, handler: Arc<dyn Handler>) {
         if spawned.is_err() {
             registry.remove(id);
             thread::sleep(Duration::from_millis(10));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::{Read, Write};
+    use std::net::TcpStream;
+
+    /// A handler with a fault injected: `/check-panic` panics before the body is read,
+    /// `/panic` while answering; everything else is answered 200.
+    struct Faulty;
+
+    impl Handler for Faulty {
+        fn check(&self, request: &Request) -> Option<Response> {
+            assert!(request.path() != "/check-panic", "fault injected in check");
+            None
+        }
+        fn handle(&self, request: &Request) -> Response {
+            if request.path() == "/panic" {
+                let v: Vec<u8> = Vec::new();
+                let _ = v[request.body.len() + 1];
+            }
+            Response::text(200, "alive")
+        }
+    }
+
+    fn ask(port: u16, path: &str) -> String {
+        let mut s = TcpStream::connect(("127.0.0.1", port)).unwrap();
+        s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+        write!(s, "GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n").unwrap();
+        let mut answer = String::new();
+        let _ = s.read_to_string(&mut answer);
+        answer
+    }
+
+    /// A panic in a handler (the kind of bug the PGN import had) answers that one request
+    /// with 500 and leaves the server serving every other.
+    #[test]
+    fn a_panicking_handler_leaves_the_server_answering() {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        thread::spawn(move || serve(listener, Limits::default(), Arc::new(Faulty)));
+        for _ in 0..3 {
+            for path in ["/panic", "/check-panic"] {
+                let answer = ask(port, path);
+                assert!(answer.starts_with("HTTP/1.1 500 "), "{path}: {answer}");
+                assert!(answer.contains("internal error"), "{answer}");
+            }
+            assert!(ask(port, "/").starts_with("HTTP/1.1 200 "));
         }
     }
 }

@@ -1,0 +1,91 @@
+//! The input doors of the `vorpal` binary, each as one call that takes untrusted text or bytes
+//! exactly as the binary would and returns what a check needs. They exist for the fuzz targets
+//! of `tests/fuzz` (one target per door) and the regression tests of what those found; the
+//! binary itself does not call them.
+
+pub use crate::gui::{GuiPgn, HttpHead};
+
+use crate::gui::{engine_line_door, gui_command_door, import_pgn_door, parse_head_door};
+use crate::output::Output;
+use crate::serve::{serve, Protocol};
+use crate::session::Session;
+use crate::uci::Uci;
+use crate::xboard::Xboard;
+use std::io::{Cursor, Write};
+use std::sync::{Arc, Mutex};
+use vorpal_engine::Rules;
+
+/// A writer into a shared buffer: what a session printed.
+#[derive(Clone, Default)]
+struct Printed(Arc<Mutex<Vec<u8>>>);
+
+impl Printed {
+    fn text(&self) -> String {
+        String::from_utf8_lossy(&self.0.lock().unwrap_or_else(|p| p.into_inner())).into_owned()
+    }
+}
+
+impl Write for Printed {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap_or_else(|p| p.into_inner()).extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+fn dialogue(input: &[u8], protocol: Box<dyn Protocol>) -> String {
+    let printed = Printed::default();
+    let session = Session::new(Output::to(Box::new(printed.clone())));
+    serve(&mut Cursor::new(input), session, protocol);
+    printed.text()
+}
+
+/// Feeds `input` to the UCI loop as stdin would (lines, overlong ones refused, a line's bugs
+/// caught) until `quit` or its end; returns everything printed.
+pub fn uci_dialogue(input: &[u8]) -> String {
+    dialogue(input, Box::new(Uci::new()))
+}
+
+/// Feeds `input` to the CECP (XBoard) loop; returns everything printed.
+pub fn cecp_dialogue(input: &[u8]) -> String {
+    dialogue(input, Box::new(Xboard::new()))
+}
+
+/// Reads `text` as `vorpal solve` reads Popeye input and builds every problem's and twin's
+/// position under `rules`; returns the problems read and the positions built.
+pub fn popeye_input(text: &str, rules: Rules) -> (usize, usize) {
+    let problems = crate::solve::popeye::parse(text);
+    let positions = problems
+        .iter()
+        .filter_map(|p| p.as_ref().ok())
+        .filter_map(|p| p.tasks(rules).ok())
+        .map(|tasks| tasks.len())
+        .sum();
+    (problems.len(), positions)
+}
+
+/// Imports `text` as the GUI's *Import PGN* does (rules from the tags, standard Alice where
+/// they name none); the error is the page's message.
+pub fn gui_pgn_import(text: &str) -> Result<GuiPgn, String> {
+    import_pgn_door(text)
+}
+
+/// Parses a request head as the GUI's HTTP server does; Err is the status it answers.
+pub fn http_head(bytes: &[u8]) -> Result<HttpHead, u16> {
+    parse_head_door(bytes)
+}
+
+/// Runs the page's JSON commands (one a line, as the bodies of `POST /api/cmd`) on a new GUI
+/// session whose engines cannot start; returns each answer's status and, after the last, the
+/// session's PGN export and its view as JSON.
+pub fn gui_commands(lines: &str) -> (Vec<u16>, String, String) {
+    gui_command_door(lines)
+}
+
+/// Reads an engine's output line as the GUI's analysis panel does, in the position of `fen`
+/// (standard Alice): the line's MultiPV number and its legal prefix as (SAN, wide UCI) pairs.
+pub fn gui_engine_line(fen: &str, line: &str) -> Option<(u32, Vec<(String, String)>)> {
+    engine_line_door(fen, line)
+}

@@ -1,0 +1,100 @@
+//! The GUI's input doors as plain calls, for [`crate::doors`] (the fuzz targets): PGN import,
+//! the HTTP request head, and the page's JSON commands on a session without engines.
+
+use super::engine_pool::EnginePool;
+use super::http::command;
+use super::pgn_io::{export_pgn, import_pgn, ExportGame};
+use super::server::parse_head;
+use super::session::Shared;
+use serde_json::Value;
+use std::sync::Arc;
+use vorpal_engine::Rules;
+
+/// What the GUI's PGN import made of a text.
+pub struct GuiPgn {
+    /// The export of the imported game (the page's *Export PGN*).
+    pub exported: String,
+    /// The number of moves in the tree, variations included.
+    pub moves: usize,
+    /// The tags as read, in file order.
+    pub tags: Vec<(String, String)>,
+}
+
+/// See [`crate::doors::gui_pgn_import`].
+pub fn import_pgn_door(text: &str) -> Result<GuiPgn, String> {
+    let game = import_pgn(text, Rules::default())?;
+    let exported = export_pgn(&ExportGame {
+        tree: &game.tree,
+        headers: &game.headers,
+        players: ["White", "Black"],
+        result: game
+            .tag("Result")
+            .filter(|r| ["1-0", "0-1", "1/2-1/2"].contains(r))
+            .unwrap_or("*"),
+        termination: None,
+        date: "2026.12.02",
+    });
+    Ok(GuiPgn {
+        exported,
+        moves: game.tree.preorder().len() - 1,
+        tags: game.headers,
+    })
+}
+
+/// A request head as the GUI's HTTP server read it.
+pub struct HttpHead {
+    /// `GET`, `POST`, ...
+    pub method: String,
+    /// The request target (path and query).
+    pub target: String,
+    /// The header fields, names in lower case, in order.
+    pub headers: Vec<(String, String)>,
+    /// The body length that `Content-Length` gives, if any.
+    pub content_length: Option<usize>,
+}
+
+/// See [`crate::doors::http_head`].
+pub fn parse_head_door(bytes: &[u8]) -> Result<HttpHead, u16> {
+    let peer = std::net::SocketAddr::from(([127, 0, 0, 1], 9));
+    let request = parse_head(bytes, peer).map_err(|(status, _)| status)?;
+    let length = request.content_length().map_err(|()| 400u16)?;
+    let _ = (request.path(), request.query("sid"), request.keep_alive());
+    Ok(HttpHead {
+        method: request.method,
+        target: request.target,
+        headers: request.headers,
+        content_length: length,
+    })
+}
+
+/// See [`crate::doors::gui_commands`].
+pub fn gui_command_door(lines: &str) -> (Vec<u16>, String, String) {
+    let shared = Shared::new(Arc::new(Vec::new()), EnginePool::new(0));
+    let mut statuses = Vec::new();
+    for line in lines.lines() {
+        let status = match serde_json::from_str::<Value>(line) {
+            Ok(cmd) => command(&shared, &cmd).status,
+            Err(_) => 400,
+        };
+        statuses.push(status);
+    }
+    let s = shared.lock();
+    let out = (statuses, s.pgn_text(), s.view().to_string());
+    drop(s);
+    shared.close();
+    out
+}
+
+/// See [`crate::doors::gui_engine_line`].
+pub fn engine_line_door(fen: &str, line: &str) -> Option<(u32, Vec<(String, String)>)> {
+    let pos = vorpal_engine::Position::from_fen(fen, Rules::default()).ok()?;
+    let mut analysis = super::lines::Analysis::default();
+    analysis.read(pos, line);
+    let _ = super::lines::tablebase_verdict(line);
+    let parsed = super::lines::parse_line(line)?;
+    if let Some(score) = parsed.score {
+        let _ = super::lines::score_text(score, pos.side_to_move());
+        let _ = super::lines::white_centipawns(score, pos.side_to_move());
+    }
+    Some((parsed.multipv, super::lines::pv_moves(&pos, &parsed.pv)))
+}

@@ -1,0 +1,29 @@
+//! The `vorpal` executable's code as a library: the binary (`main.rs`) only calls [`run`], and
+//! the fuzz targets (`tests/fuzz`) reach the parsers of every input door through [`doors`].
+//! This crate is the only code that prints.
+
+#![forbid(unsafe_code)]
+
+mod analyze;
+mod annotate;
+mod cli;
+mod display;
+pub mod doors;
+mod format;
+mod go;
+mod gui;
+mod input;
+mod json;
+mod options;
+mod output;
+mod panics;
+mod serve;
+mod session;
+mod solve;
+mod status;
+mod tb;
+mod uci;
+mod worker;
+mod xboard;
+
+pub use cli::{init_logging, run};
