@@ -22,7 +22,7 @@ pgns["issue32-bracket.pgn"] = b'[Event "Casual game [Alice]"]\n\n1. e4 d5 *\n'
 pgns["issue32-stray.pgn"] = b"1. e4 ] e5 } 2. Nf3 *\n"
 for name, data in pgns.items():
     put("gui_pgn", name, data)
-    put("arena_pgn", name, data)
+    put("client_pgn", name, data)
 
 fens = [
     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",

@@ -1,5 +1,5 @@
-//! No crate of the workspace has an import circle: in `engine`, `protocol`, `tuning` and
-//! `tests` no module reaches itself through the modules it imports, and no top-level module
+//! No crate of the workspace has an import circle: in `engine`, `protocol`, `protocol/client`,
+//! `tuning` and `tests` no module reaches itself through the modules it imports, and no top-level module
 //! (a room: `search/`, `matches/`, `gui/`) reaches itself through the rooms it imports (the
 //! graph as `vorpal_tests::module_graph` reads it from the sources).
 
@@ -17,9 +17,15 @@ fn root() -> PathBuf {
 #[test]
 fn no_crate_has_an_import_circle() {
     let mut found = Vec::new();
-    for krate in ["engine", "protocol", "tuning", "tests"] {
+    for (krate, modules) in [
+        ("engine", 10),
+        ("protocol", 10),
+        ("protocol/client", 8),
+        ("tuning", 10),
+        ("tests", 10),
+    ] {
         let graph = import_graph(&root().join(krate).join("src"));
-        assert!(graph.len() >= 10, "{krate}: only {} modules found", graph.len());
+        assert!(graph.len() >= modules, "{krate}: only {} modules found", graph.len());
         for (module, uses) in &graph {
             eprintln!("{krate}: {module:28} -> {uses:?}");
         }

@@ -9,10 +9,10 @@ mod common;
 
 use common::arbiter_perft;
 use std::collections::BTreeSet;
+use vorpal_client::arbiter::Arbiter;
 use vorpal_engine::{EnPassant, EndReason, Position, Rules, Square};
 use vorpal_tests::data::{perft_cases, tsv_rows};
 use vorpal_tests::reference::{EpMode, RefPosition};
-use vorpal_tuning::arena::arbiter::Arbiter;
 use vorpal_tuning::matches::openings::SplitMix64;
 
 fn arbiter(fen: &str, rules: Rules) -> Arbiter {

@@ -11,10 +11,10 @@ mod common;
 use common::arbiter_perft;
 use rayon::prelude::*;
 use std::collections::BTreeSet;
+use vorpal_client::arbiter::Arbiter;
 use vorpal_engine::{BoardId, EnPassant, EndReason, PieceKind, Position, Rules, Square, Variant};
 use vorpal_tests::variant_data::variant_cases;
 use vorpal_tests::variant_reference::{RefRules, VPos};
-use vorpal_tuning::arena::arbiter::Arbiter;
 use vorpal_tuning::matches::openings::{chess960_start, SplitMix64};
 
 /// Wide cell name: files a-h are board A, i-p board B, q-x board C.

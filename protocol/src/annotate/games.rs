@@ -3,9 +3,9 @@
 //! `FEN` and `SetUp` tags (as the GUI's import reads them), and its moves replayed through the
 //! rules. A game that cannot be set up or replayed is named with the ply where it fails.
 
+use vorpal_client::pgn::{parse_pgn, PgnGame};
+use vorpal_client::variant_tag::rules_from_tags;
 use vorpal_engine::{Move, Position, Rules};
-use vorpal_tuning::arena::pgn::{parse_pgn, PgnGame};
-use vorpal_tuning::arena::variant_tag::rules_from_tags;
 
 /// A game ready for review.
 #[derive(Clone, Debug)]

@@ -8,9 +8,9 @@ use super::judge::{Judgement, SideSummary};
 use super::review::{GameReview, MoveReview};
 use crate::format::{pv_numbered, pv_uci};
 use serde_json::{json, Value};
+use vorpal_client::pgn::PgnGame;
 use vorpal_engine::search::Score;
 use vorpal_engine::Color;
-use vorpal_tuning::arena::pgn::PgnGame;
 
 /// A score from White's view as PGN's `[%eval]` value: pawns with two decimals (`0.32`,
 /// `-1.05`), or `#3` / `#-3` for a mate (negative: Black mates), `#0` for the mated side.

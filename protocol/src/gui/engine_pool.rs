@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
-use vorpal_tuning::arena::engine_child::ChildHandle;
+use vorpal_client::engine_child::ChildHandle;
 
 /// Engines that may run at once unless `--max-engines` says otherwise.
 pub const DEFAULT_MAX_ENGINES: usize = 8;

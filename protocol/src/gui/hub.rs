@@ -11,7 +11,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard, Weak};
 use std::thread;
 use std::time::{Duration, Instant};
-use vorpal_tuning::arena::engine_process::EngineConfig;
+use vorpal_client::engine_process::EngineConfig;
 
 /// Pages served at once; each has its own game and engines.
 pub const MAX_SESSIONS: usize = 8;

@@ -5,8 +5,8 @@
 //! kept, its text cut to [`MAX_VERDICT`] characters; every other one is dropped.
 
 use std::collections::BTreeMap;
+use vorpal_client::engine_process::UciScore;
 use vorpal_engine::{Color, Position};
-use vorpal_tuning::arena::engine_process::UciScore;
 
 /// Longest tablebase verdict passed to the page, in characters (engine output is not trusted).
 pub const MAX_VERDICT: usize = 120;

@@ -35,7 +35,7 @@ pub use doors::{GuiPgn, HttpHead};
 
 use std::net::SocketAddr;
 use std::time::Duration;
-use vorpal_tuning::arena::engine_process::EngineConfig;
+use vorpal_client::engine_process::EngineConfig;
 
 const USAGE: &str = "\
 usage: vorpal gui [--port N] [--listen ADDR [--allow-host NAME]...] [--open]
@@ -209,11 +209,11 @@ fn engine_config(settings: &[String]) -> Result<EngineConfig, String> {
         s => s.to_vec(),
     };
     let mut cfg = EngineConfig::default();
-    vorpal_tuning::arena::engine_settings::engine_settings(&mut cfg, &settings)?;
+    vorpal_client::engine_settings::engine_settings(&mut cfg, &settings)?;
     if cfg.cmd.is_empty() {
         return Err("--engine needs cmd=PATH".into());
     }
-    cfg.cmd = vorpal_tuning::arena::engine_settings::resolve_cmd(&cfg.cmd);
+    cfg.cmd = vorpal_client::engine_settings::resolve_cmd(&cfg.cmd);
     if cfg.name.is_empty() {
         cfg.name = std::path::Path::new(&cfg.cmd)
             .file_stem()

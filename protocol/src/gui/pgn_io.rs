@@ -7,8 +7,9 @@
 
 use super::notation::{numbered, refusal};
 use super::tree::GameTree;
+use vorpal_client::pgn_text::{comment, is_result, move_text, tag_line, tokenize, wrap, PgnToken};
+use vorpal_client::variant_tag::{en_passant_tag, rules_from_tags, variant_tag};
 use vorpal_engine::{Position, Rules};
-use vorpal_tuning::arena::variant_tag::{en_passant_tag, rules_from_tags, variant_tag};
 
 /// A game read from PGN.
 #[derive(Debug, Clone)]
@@ -31,131 +32,36 @@ fn tag<'a>(headers: &'a [(String, String)], name: &str) -> Option<&'a str> {
     headers.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
 }
 
-/// One piece of PGN text.
-#[derive(Debug, PartialEq, Eq)]
-enum Token {
-    Tag(String, String),
-    Comment(String),
-    Open,
-    Close,
-    Word(String),
-}
-
-/// Splits the first game of `text` into tokens (a tag after the movetext starts the next game,
+/// The tokens of the first game of `text` (a tag after the movetext starts the next game,
 /// which is not read).
-fn tokens(text: &str) -> Vec<Token> {
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let chars: Vec<char> = text.chars().collect();
-    let mut out = Vec::new();
-    let mut i = 0;
-    let mut line_start = true;
-    let mut in_moves = false;
-    while i < chars.len() {
-        let c = chars[i];
-        if line_start && c == '%' {
-            while i < chars.len() && chars[i] != '\n' {
-                i += 1;
-            }
-            continue;
-        }
-        line_start = c == '\n';
-        match c {
-            c if c.is_whitespace() => i += 1,
-            '[' => {
-                if in_moves {
-                    break;
-                }
-                let (tag, next) = read_tag(&chars, i + 1);
-                if let Some((name, value)) = tag {
-                    out.push(Token::Tag(name, value));
-                }
-                i = next;
-            }
-            // A stray closing bracket or brace ends nothing: it is skipped (a reader that did
-            // not move past it looped forever).
-            ']' | '}' => i += 1,
-            '{' => {
-                let end = (i..chars.len()).find(|&j| chars[j] == '}').unwrap_or(chars.len());
-                let comment: String = chars[i + 1..end].iter().collect();
-                out.push(Token::Comment(comment.split_whitespace().collect::<Vec<_>>().join(" ")));
-                in_moves = true;
-                i = end + 1;
-            }
-            ';' => {
-                while i < chars.len() && chars[i] != '\n' {
-                    i += 1;
-                }
-            }
-            '(' | ')' => {
-                out.push(if c == '(' { Token::Open } else { Token::Close });
-                in_moves = true;
-                i += 1;
-            }
-            _ => {
-                let start = i;
-                while i < chars.len() && !chars[i].is_whitespace() && !"{}()[];".contains(chars[i]) {
-                    i += 1;
-                }
-                out.push(Token::Word(chars[start..i].iter().collect()));
-                in_moves = true;
-            }
-        }
+fn first_game(text: &str) -> Vec<PgnToken> {
+    let mut toks = tokenize(text);
+    let next = toks
+        .iter()
+        .position(|t| !matches!(t, PgnToken::Tag(..)))
+        .and_then(|first| {
+            toks[first..]
+                .iter()
+                .position(|t| matches!(t, PgnToken::Tag(..)))
+                .map(|n| first + n)
+        });
+    if let Some(cut) = next {
+        toks.truncate(cut);
     }
-    out
-}
-
-/// Reads `Name "value"]` from `i` (just after the `[`): the value runs to its closing quote, so
-/// brackets and braces inside it are kept, and `\"` and `\\` are unescaped. Returns the tag
-/// (none without a name) and the index after the closing `]` (or the end of the line).
-fn read_tag(chars: &[char], mut i: usize) -> (Option<(String, String)>, usize) {
-    let at_end = |i: usize| i >= chars.len() || chars[i] == '\n';
-    while !at_end(i) && chars[i].is_whitespace() {
-        i += 1;
-    }
-    let name_start = i;
-    while !at_end(i) && !chars[i].is_whitespace() && chars[i] != '"' && chars[i] != ']' {
-        i += 1;
-    }
-    let name: String = chars[name_start..i].iter().collect();
-    while !at_end(i) && chars[i] != '"' && chars[i] != ']' {
-        i += 1;
-    }
-    let mut value = String::new();
-    if !at_end(i) && chars[i] == '"' {
-        i += 1;
-        while !at_end(i) && chars[i] != '"' {
-            // Only `\"` and `\\` are escapes; any other backslash is kept as it is.
-            if chars[i] == '\\' && matches!(chars.get(i + 1), Some('"' | '\\')) {
-                i += 1;
-            }
-            value.push(chars[i]);
-            i += 1;
-        }
-        if chars.get(i) == Some(&'"') {
-            i += 1;
-        }
-    }
-    while !at_end(i) && chars[i] != ']' {
-        i += 1;
-    }
-    ((!name.is_empty()).then_some((name, value)), i + 1)
-}
-
-fn is_result(t: &str) -> bool {
-    matches!(t, "1-0" | "0-1" | "1/2-1/2" | "*")
+    toks
 }
 
 /// Reads the first game of `text`; `current` gives the rules when the tags name none.
 pub fn import_pgn(text: &str, current: Rules) -> Result<ImportedGame, String> {
-    let toks = tokens(text);
+    let toks = first_game(text);
     let headers: Vec<(String, String)> = toks
         .iter()
         .filter_map(|t| match t {
-            Token::Tag(k, v) => Some((k.clone(), v.clone())),
+            PgnToken::Tag(k, v) => Some((k.clone(), v.clone())),
             _ => None,
         })
         .collect();
-    let has_moves = toks.iter().any(|t| matches!(t, Token::Word(w) if !is_result(w)));
+    let has_moves = toks.iter().any(|t| matches!(t, PgnToken::Word(w) if !is_result(w)));
     if headers.is_empty() && !has_moves {
         return Err("the PGN text has no tags and no moves".into());
     }
@@ -171,22 +77,16 @@ pub fn import_pgn(text: &str, current: Rules) -> Result<ImportedGame, String> {
     let mut stack: Vec<usize> = Vec::new();
     for t in toks {
         match t {
-            Token::Tag(..) => {}
-            Token::Comment(c) => tree.append_comment(at, &c),
-            Token::Open => {
+            PgnToken::Tag(..) => {}
+            PgnToken::Comment(c) => tree.append_comment(at, &c),
+            PgnToken::Open => {
                 stack.push(at);
                 at = tree.node(at).parent.ok_or("a variation '(' comes before any move")?;
             }
-            Token::Close => at = stack.pop().ok_or("a ')' closes no variation")?,
-            Token::Word(w) => {
-                if is_result(&w) {
-                    continue;
-                }
-                let text = w.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.');
+            PgnToken::Close => at = stack.pop().ok_or("a ')' closes no variation")?,
+            PgnToken::Word(w) => {
+                let Some(text) = move_text(&w) else { continue };
                 let text = text.trim_end_matches(['!', '?']);
-                if text.starts_with('$') || text.is_empty() {
-                    continue;
-                }
                 let pos = tree.node(at).position;
                 if let Some((_, reason)) = tree.outcome_at(at) {
                     let last = tree.node(at);
@@ -225,14 +125,6 @@ pub struct ExportGame<'a> {
 
 /// The order of the Seven Tag Roster.
 const ROSTER: [&str; 7] = ["Event", "Site", "Date", "Round", "White", "Black", "Result"];
-
-fn quote(v: &str) -> String {
-    v.replace('\\', "\\\\").replace('"', "\\\"")
-}
-
-fn comment(c: &str) -> String {
-    format!("{{{}}}", c.replace('}', ")"))
-}
 
 /// The tags of an export: the roster, then the game's other tags, then the rules' tags.
 fn export_tags(g: &ExportGame) -> Vec<(String, String)> {
@@ -312,7 +204,7 @@ fn write_move(tree: &GameTree, id: usize, number: bool, out: &mut Vec<String>) {
 pub fn export_pgn(g: &ExportGame) -> String {
     let mut text = String::new();
     for (k, v) in export_tags(g) {
-        text += &format!("[{k} \"{}\"]\n", quote(&v));
+        text += &tag_line(&k, &v);
     }
     text.push('\n');
     let mut words = Vec::new();
@@ -325,44 +217,12 @@ pub fn export_pgn(g: &ExportGame) -> String {
         words.push(comment(t));
     }
     words.push(g.result.to_string());
-    // "(" sticks to the next word and ")" to the previous one; lines are cut at 80 columns.
-    let mut glued: Vec<String> = Vec::new();
-    let mut open = false;
-    for w in words {
-        if w == ")" {
-            if let Some(last) = glued.last_mut() {
-                last.push(')');
-                continue;
-            }
-        }
-        if open {
-            glued.push(format!("({w}"));
-            open = false;
-        } else if w == "(" {
-            open = true;
-        } else {
-            glued.push(w);
-        }
-    }
-    let mut line = String::new();
-    for w in glued {
-        if !line.is_empty() && line.len() + 1 + w.len() > 80 {
-            text += &line;
-            text.push('\n');
-            line.clear();
-        }
-        if !line.is_empty() {
-            line.push(' ');
-        }
-        line += &w;
-    }
-    text += &line;
-    text += "\n\n";
+    text += &wrap(words);
     text
 }
 
 /// Today's date as a PGN tag value (UTC), as the match runner writes it.
-pub use vorpal_tuning::arena::pgn::today;
+pub use vorpal_client::pgn::today;
 
 #[cfg(test)]
 mod tests {
@@ -492,11 +352,50 @@ mod tests {
         }
     }
 
+    /// Found by the `gui_pgn` fuzz target: an empty comment `{}` came back as `{ }`, so a
+    /// second export differed from the first.
+    #[test]
+    fn empty_comments_are_dropped() {
+        let game = import_pgn("1. d4 {} e5 { } {x} *", Rules::default()).unwrap();
+        let out = export(&game.tree, &game.headers);
+        assert!(out.contains("1. d4 e5 {x} *"), "{out}");
+        let back = import_pgn(&out, Rules::default()).unwrap();
+        assert_eq!(export(&back.tree, &back.headers), out);
+    }
+
     #[test]
     fn a_byte_order_mark_and_crlf_are_read() {
         let text = "\u{feff}[Event \"x\"]\r\n[Variant \"Alice\"]\r\n\r\n1. e4 d5 2. Be2 dxe4 3. Bb5# 1-0\r\n";
         let game = import_pgn(text, Rules::default()).unwrap();
         assert_eq!(game.tag("Event"), Some("x"));
         assert_eq!(main_sans(&game.tree).len(), 5);
+    }
+
+    /// The GUI and `annotate` (the client's `parse_pgn`) read the same files to the same main
+    /// line with the same tags: the shared PGN files and the project's own.
+    #[test]
+    fn the_gui_and_annotate_read_the_same_games() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let mut files: Vec<_> = std::fs::read_dir(root.join("../shared/data/pgn"))
+            .map(|d| d.map(|e| e.unwrap().path()).collect())
+            .unwrap_or_default();
+        files.push(root.join("tests/gui/yearout-jelliss-1996.pgn"));
+        files.push(root.join("docs/examples/blunder.pgn"));
+        assert!(files.len() >= 2);
+        for path in files {
+            let text = std::fs::read_to_string(&path).unwrap();
+            let gui = import_pgn(&text, Rules::default()).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            let games = vorpal_client::pgn::parse_pgn(&text);
+            let (start, moves) = games[0].replay(Rules::default()).unwrap();
+            assert_eq!(*gui.tree.start(), start, "{}", path.display());
+            let gui_moves: Vec<_> = gui
+                .tree
+                .main_line()
+                .iter()
+                .filter_map(|&n| gui.tree.node(n).mv)
+                .collect();
+            assert_eq!(gui_moves, moves, "{}", path.display());
+            assert_eq!(gui.headers, games[0].tags, "{}", path.display());
+        }
     }
 }

@@ -229,7 +229,7 @@ mod tests {
     use super::super::engine_pool::EnginePool;
     use super::*;
     use std::time::Duration;
-    use vorpal_tuning::arena::engine_process::EngineConfig;
+    use vorpal_client::engine_process::EngineConfig;
 
     /// A session whose engine cannot start, with a cap of `max` engines.
     fn session(max: usize) -> Arc<Shared> {

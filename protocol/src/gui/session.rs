@@ -12,9 +12,9 @@ use super::tree::GameTree;
 use super::worker::{Event, Job, Worker};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, Weak};
 use std::time::{Duration, Instant};
+use vorpal_client::arbiter::{bare_king, color_name, end_text};
+use vorpal_client::engine_process::EngineConfig;
 use vorpal_engine::{Color, EnPassant, EndReason, GameResult, Move, Position, Rules};
-use vorpal_tuning::arena::arbiter::{bare_king, color_name, end_text};
-use vorpal_tuning::arena::engine_process::EngineConfig;
 
 /// What an engine slot knows about its engine.
 #[derive(Clone, Debug, Default)]

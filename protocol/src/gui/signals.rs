@@ -1,6 +1,6 @@
 //! Stopping the server cleanly: on SIGINT (Ctrl-C), SIGTERM or SIGHUP every engine gets `quit`,
 //! a moment to obey, then a kill; the program exits with status 0. (Engines also die with the
-//! server when it is killed outright: see `vorpal_tuning::arena::engine_child`.)
+//! server when it is killed outright: see `vorpal_client::engine_child`.)
 
 use super::engine_pool::EnginePool;
 use std::sync::Arc;

@@ -4,9 +4,9 @@
 //! what was there; variations can be promoted or deleted. Each node keeps its SAN (with `/A`),
 //! its wide UCI text and a comment.
 
+use vorpal_client::arbiter::Arbiter;
 use vorpal_engine::game::outcome;
 use vorpal_engine::{EndReason, GameResult, Move, Position};
-use vorpal_tuning::arena::arbiter::Arbiter;
 
 /// One position of the tree and the move that reached it.
 #[derive(Clone, Debug)]
@@ -88,8 +88,12 @@ impl GameTree {
         }
     }
 
-    /// Adds `comment` to node `id`'s comment.
+    /// Adds `comment` to node `id`'s comment (an empty one adds nothing).
     pub fn append_comment(&mut self, id: usize, comment: &str) {
+        let comment = comment.trim();
+        if comment.is_empty() {
+            return;
+        }
         if let Some(n) = self.nodes.get_mut(id) {
             n.comment = Some(match n.comment.take() {
                 Some(c) => format!("{c} {comment}"),

@@ -17,9 +17,9 @@ use std::sync::mpsc::{self, Receiver, Sender, TryRecvError};
 use std::sync::Arc;
 use std::thread;
 use std::time::{Duration, Instant};
+use vorpal_client::engine_child::ChildHandle;
+use vorpal_client::engine_process::{EngineConfig, EngineProcess};
 use vorpal_engine::Rules;
-use vorpal_tuning::arena::engine_child::ChildHandle;
-use vorpal_tuning::arena::engine_process::{EngineConfig, EngineProcess};
 
 /// Time allowed for the handshake and `isready`.
 const STARTUP: Duration = Duration::from_secs(10);

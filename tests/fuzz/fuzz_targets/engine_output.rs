@@ -3,8 +3,8 @@
 //! (whose variations must replay legally).
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use vorpal_tuning::arena::engine_output::{read_lines, MAX_LINE};
-use vorpal_tuning::arena::engine_process::{parse_info, SearchReply};
+use vorpal_client::engine_output::{read_lines, MAX_LINE};
+use vorpal_client::engine_process::{parse_info, SearchReply};
 
 fuzz_target!(|data: &[u8]| {
     let Some((&fen, rest)) = data.split_first() else { return };

@@ -3,8 +3,6 @@
 //! `--each`, `--sprt`, `--resign`, `--draw`) read every following token up to the next
 //! `--option`.
 
-use crate::arena::engine_process::EngineConfig;
-use crate::arena::engine_settings::{engine_settings, resolve_cmd};
 use crate::matches::adjudication::{Adjudication, DrawRule, ResignRule};
 use crate::matches::gameplay::GameSettings;
 use crate::matches::matchrunner::{run_match, MatchConfig};
@@ -17,6 +15,8 @@ use crate::matches::schedule::{parse_shard, Schedule, Tournament};
 use crate::matches::stats::{EloModel, Sprt};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
+use vorpal_client::engine_process::EngineConfig;
+use vorpal_client::engine_settings::{engine_settings, resolve_cmd};
 use vorpal_engine::{EnPassant, Rules, Variant};
 
 /// Usage text.

@@ -1,13 +1,13 @@
 //! Playing one game between two engine processes under the arbiter's eye: clocks measured by
 //! the runner, every move checked before it is relayed, engines that crash or hang replaced.
 
-use crate::arena::arbiter::{bare_king, color_name, end_text, loss_text, Arbiter};
-use crate::arena::engine_process::{EngineConfig, EngineError, EngineProcess};
-use crate::arena::timecontrol::{go_command, SideClock};
 use crate::matches::adjudication::{Adjudication, Adjudicator};
 use crate::matches::openings::Opening;
 use crate::matches::results::Termination;
 use std::time::{Duration, Instant};
+use vorpal_client::arbiter::{bare_king, color_name, end_text, loss_text, Arbiter};
+use vorpal_client::engine_process::{EngineConfig, EngineError, EngineProcess};
+use vorpal_client::timecontrol::{go_command, SideClock};
 use vorpal_engine::{Color, GameResult, Move, Position, Rules};
 
 /// Settings shared by every game of a match.

@@ -3,7 +3,6 @@
 //! the PGN and results files at once, keeps the tally, prints progress and stops the match when
 //! the SPRT reaches a bound. Games already in the output (on `--resume`) are not replayed.
 
-use crate::arena::engine_process::{EngineConfig, EngineProcess};
 use crate::matches::gameplay::{play_game, EngineSlot, GameSettings, PlayedGame};
 use crate::matches::openings::Opening;
 use crate::matches::output::{game_summary, game_to_pgn, MatchFiles, PgnMeta};
@@ -15,6 +14,7 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Mutex};
 use std::time::{Duration, Instant};
+use vorpal_client::engine_process::{EngineConfig, EngineProcess};
 
 /// Everything a match needs.
 #[derive(Clone, Debug)]

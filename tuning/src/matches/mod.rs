@@ -1,5 +1,5 @@
 //! The match runner, run by the `vorpal-match` binary: engines play each other under the
-//! arena's arbiter ([`crate::arena`]) and the results are reported with Elo and SPRT.
+//! client crate's arbiter ([`vorpal_client::arbiter`]) and the results are reported with Elo and SPRT.
 //!
 //! [`cli`] is the command line (a match, `openings`, `merge`); [`schedule`] orders the games
 //! and splits them into shards; [`openings`] reads and generates opening books;

@@ -7,11 +7,11 @@
 //! a full comparison, as for repetitions). Candidate `i` depends only on the seed and `i`, and
 //! candidates are accepted in index order, so the output is the same for any thread count.
 
-use crate::arena::pgn::{parse_pgn, PgnGame, PgnMove};
-use crate::arena::variant_tag::{en_passant_tag, variant_tag};
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::path::Path;
+use vorpal_client::pgn::{parse_pgn, PgnGame, PgnMove};
+use vorpal_client::variant_tag::{en_passant_tag, variant_tag};
 use vorpal_engine::game::{same_position, Game};
 use vorpal_engine::search::{Limits, Score, SearchControl, SearchOptions, Searcher};
 use vorpal_engine::{Move, Position, Rules};

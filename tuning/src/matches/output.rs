@@ -6,8 +6,6 @@
 //! dropped from both); when only one of the files exists the other is rebuilt from it. Both
 //! files are then rewritten (through a temporary file and a rename) before play continues.
 
-use crate::arena::pgn::{parse_pgn, today, PgnGame, PgnMove};
-use crate::arena::variant_tag::{en_passant_tag, variant_tag};
 use crate::matches::gameplay::PlayedGame;
 use crate::matches::results::{parse_result, parse_results, GameSummary, ResultsHeader, Termination};
 use crate::matches::schedule::ScheduledGame;
@@ -15,6 +13,8 @@ use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use vorpal_client::pgn::{parse_pgn, today, PgnGame, PgnMove};
+use vorpal_client::variant_tag::{en_passant_tag, variant_tag};
 use vorpal_engine::Position;
 
 /// Fixed tags of every game of a match.

@@ -4,13 +4,13 @@
 //! `--variant`, adjudication, margins) mean what they mean for a match; the state file is
 //! rewritten after every batch, so `--resume` continues an interrupted run exactly.
 
-use crate::arena::engine_process::EngineProcess;
 use crate::matches::cli::{number, options, parse_match, single};
 use crate::matches::matchrunner::{run_match, MatchConfig};
 use crate::matches::openings::SplitMix64;
 use crate::matches::schedule::{Schedule, Tournament};
 use crate::spsa::{run, Perturbation, Spsa, SpsaParam, SpsaSettings};
 use std::path::{Path, PathBuf};
+use vorpal_client::engine_process::EngineProcess;
 use vorpal_engine::search::SearchParams;
 
 /// Names of the two engines in the batches' statistics.

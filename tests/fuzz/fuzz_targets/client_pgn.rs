@@ -1,9 +1,9 @@
-//! The PGN reader of `vorpal annotate` and the match runner: any text gives games (possibly
+//! The client crate's PGN reader (`vorpal annotate` and the match runner): any text gives games (possibly
 //! none); each game's text reads back to the same moves, and its replay never panics.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
+use vorpal_client::pgn::parse_pgn;
 use vorpal_engine::Rules;
-use vorpal_tuning::arena::pgn::parse_pgn;
 
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
@@ -11,7 +11,7 @@ fuzz_target!(|data: &[u8]| {
         let written = game.to_text();
         let back = parse_pgn(&written);
         assert!(!back.is_empty(), "a written game reads as nothing:\n{written}");
-        let sans = |g: &vorpal_tuning::arena::pgn::PgnGame| g.moves.iter().map(|m| m.san.clone()).collect::<Vec<_>>();
+        let sans = |g: &vorpal_client::pgn::PgnGame| g.moves.iter().map(|m| m.san.clone()).collect::<Vec<_>>();
         assert_eq!(
             sans(&back[0]),
             sans(game),

@@ -3,13 +3,13 @@
 //! A reader thread turns the engine's standard output into timestamped lines on a channel, so
 //! every wait has a deadline: an engine that hangs is noticed, and one that crashes shows up as
 //! the end of its output. The engine's standard error is forwarded to the log. Output is read as
-//! bounded lines (see [`crate::arena::engine_output`]): overlong lines are cut, bytes that are not
+//! bounded lines (see [`crate::engine_output`]): overlong lines are cut, bytes that are not
 //! UTF-8 replaced, and both reported once through [`EngineProcess::take_warnings`]. Dropping an
 //! [`EngineProcess`] sends `quit` and kills the process if it does not exit promptly.
 
-use crate::arena::engine_child::ChildHandle;
-use crate::arena::engine_output::{read_lines, send_lines, OutputLine, OutputProblems, QUEUE};
-use crate::arena::timecontrol::TimeControl;
+use crate::engine_child::ChildHandle;
+use crate::engine_output::{read_lines, send_lines, OutputLine, OutputProblems, QUEUE};
+use crate::timecontrol::TimeControl;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};

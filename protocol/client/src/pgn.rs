@@ -1,4 +1,5 @@
-//! PGN writing and reading.
+//! PGN games as the match runner and `annotate` read and write them (the main line, with
+//! comments; the lexer and the writing pieces are [`crate::pgn_text`]'s, shared with the GUI).
 //!
 //! The writer produces the export format: the seven-tag roster first, then the other tags,
 //! movetext wrapped at 80 columns, comments in braces, the result at the end. The reader is
@@ -7,7 +8,8 @@
 //! without the Alice landing-board suffix (`Ne5/A`). A game whose movetext stops without a
 //! result token (a file cut off mid-write) is returned with `result: None`.
 
-use crate::arena::variant_tag::check_tags;
+use crate::pgn_text::{comment, is_result, move_text, tag_line, tokenize, wrap, PgnToken};
+use crate::variant_tag::check_tags;
 use vorpal_engine::{Move, Position, Rules};
 
 /// One move of a PGN game with its comment.
@@ -55,29 +57,28 @@ impl PgnGame {
     /// The export-format text of the game, ending with an empty line.
     pub fn to_text(&self) -> String {
         let mut out = String::new();
-        let quote = |v: &str| v.replace('\\', "\\\\").replace('"', "\\\"");
         for name in ROSTER {
             let v = self.tag(name).unwrap_or(if name == "Result" { "*" } else { "?" });
-            out += &format!("[{name} \"{}\"]\n", quote(v));
+            out += &tag_line(name, v);
         }
         for (k, v) in self.tags.iter().filter(|(k, _)| !ROSTER.contains(&k.as_str())) {
-            out += &format!("[{k} \"{}\"]\n", quote(v));
+            out += &tag_line(k, v);
         }
         out.push('\n');
         let (mut number, mut black) = self.first_move_number();
-        let mut tokens: Vec<String> = Vec::new();
+        let mut words: Vec<String> = Vec::new();
         if let Some(c) = &self.pre_comment {
-            tokens.push(format!("{{{}}}", clean_comment(c)));
+            words.push(comment(c));
         }
         for (i, m) in self.moves.iter().enumerate() {
             if !black {
-                tokens.push(format!("{number}."));
+                words.push(format!("{number}."));
             } else if i == 0 {
-                tokens.push(format!("{number}..."));
+                words.push(format!("{number}..."));
             }
-            tokens.push(m.san.clone());
+            words.push(m.san.clone());
             if let Some(c) = &m.comment {
-                tokens.push(format!("{{{}}}", clean_comment(c)));
+                words.push(comment(c));
             }
             if black {
                 number += 1;
@@ -85,23 +86,10 @@ impl PgnGame {
             black = !black;
         }
         if let Some(c) = &self.final_comment {
-            tokens.push(format!("{{{}}}", clean_comment(c)));
+            words.push(comment(c));
         }
-        tokens.push(self.result.clone().unwrap_or_else(|| "*".into()));
-        let mut line = String::new();
-        for t in tokens {
-            if !line.is_empty() && line.len() + 1 + t.len() > 80 {
-                out += &line;
-                out.push('\n');
-                line.clear();
-            }
-            if !line.is_empty() {
-                line.push(' ');
-            }
-            line += &t;
-        }
-        out += &line;
-        out += "\n\n";
+        words.push(self.result.clone().unwrap_or_else(|| "*".into()));
+        out += &wrap(words);
         out
     }
 
@@ -137,42 +125,13 @@ impl PgnGame {
     }
 }
 
-/// A comment may not contain a closing brace.
-fn clean_comment(c: &str) -> String {
-    c.replace('}', ")")
-}
-
-fn is_result(t: &str) -> bool {
-    matches!(t, "1-0" | "0-1" | "1/2-1/2" | "*")
-}
-
-/// The move of a movetext token without its move number (`12.`, `12...`, repeated), or None
-/// for a token that is no move: a NAG (`$1`), a number, a result after a number, or text with
-/// no letter (a tolerant reader skips such junk; every move has one, but `0-0` castling).
-fn move_text(token: &str) -> Option<&str> {
-    let mut text = token;
-    loop {
-        let rest = text.trim_start_matches(|c: char| c.is_ascii_digit());
-        if rest.len() == text.len() || !rest.starts_with('.') {
-            break;
-        }
-        text = rest.trim_start_matches('.');
-    }
-    let first = text.chars().next()?;
-    let castles = text.starts_with("0-0");
-    let lettered = text.bytes().any(|b| b.is_ascii_alphabetic());
-    (first.is_ascii_alphanumeric() && (lettered || castles) && !is_result(text)).then_some(text)
-}
-
 /// Parses every game in `text`.
 pub fn parse_pgn(text: &str) -> Vec<PgnGame> {
     let mut games = Vec::new();
     let mut game = PgnGame::default();
     let mut in_movetext = false;
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let chars: Vec<char> = text.chars().collect();
-    let mut i = 0;
-    let mut at_line_start = true;
+    // Depth of the variation being skipped (the reader keeps the main line only).
+    let mut variation = 0usize;
     let mut extra: Option<String> = None;
     let append = |slot: &mut Option<String>, text: String| {
         *slot = Some(match slot.take() {
@@ -191,35 +150,24 @@ pub fn parse_pgn(text: &str) -> Vec<PgnGame> {
             games.push(std::mem::take(game));
         }
     };
-    while i < chars.len() {
-        let c = chars[i];
-        if at_line_start && c == '%' {
-            while i < chars.len() && chars[i] != '\n' {
-                i += 1;
+    for token in tokenize(text) {
+        if variation > 0 {
+            match token {
+                PgnToken::Open => variation += 1,
+                PgnToken::Close => variation -= 1,
+                _ => {}
             }
             continue;
         }
-        at_line_start = c == '\n';
-        match c {
-            c if c.is_whitespace() => i += 1,
-            '[' => {
+        match token {
+            PgnToken::Tag(name, value) => {
                 if in_movetext || game.result.is_some() {
                     flush(&mut game, &mut games, &mut extra);
                     in_movetext = false;
                 }
-                let (tag, next) = read_tag(&chars, i + 1);
-                if let Some(t) = tag {
-                    game.tags.push(t);
-                }
-                i = next;
+                game.tags.push((name, value));
             }
-            '{' => {
-                let start = i + 1;
-                while i < chars.len() && chars[i] != '}' {
-                    i += 1;
-                }
-                let comment: String = chars[start..i.min(chars.len())].iter().collect();
-                let comment = comment.split_whitespace().collect::<Vec<_>>().join(" ");
+            PgnToken::Comment(comment) => {
                 let slot = match game.moves.last_mut() {
                     Some(m) => &mut m.comment,
                     None => &mut game.pre_comment,
@@ -231,41 +179,11 @@ pub fn parse_pgn(text: &str) -> Vec<PgnGame> {
                 } else if let Some(held) = extra.replace(comment) {
                     append(slot, held);
                 }
-                i += 1;
             }
-            ';' => {
-                while i < chars.len() && chars[i] != '\n' {
-                    i += 1;
-                }
-            }
-            '(' => {
-                let mut depth = 0;
-                while i < chars.len() {
-                    match chars[i] {
-                        '(' => depth += 1,
-                        ')' => depth -= 1,
-                        '{' => {
-                            while i < chars.len() && chars[i] != '}' {
-                                i += 1;
-                            }
-                        }
-                        _ => {}
-                    }
-                    i += 1;
-                    if depth == 0 {
-                        break;
-                    }
-                }
-            }
-            // A stray `)`, `]` or `}` closes nothing: it is skipped (the word loop below would
-            // not move past `]` or `}` and looped forever).
-            ')' | ']' | '}' => i += 1,
-            _ => {
-                let start = i;
-                while i < chars.len() && !chars[i].is_whitespace() && !"{}()[];".contains(chars[i]) {
-                    i += 1;
-                }
-                let token: String = chars[start..i].iter().collect();
+            PgnToken::Open => variation = 1,
+            // A stray `)` closes nothing.
+            PgnToken::Close => {}
+            PgnToken::Word(token) => {
                 if game.result.is_some() {
                     // Movetext after a result belongs to a new game without tags.
                     flush(&mut game, &mut games, &mut extra);
@@ -298,41 +216,6 @@ pub fn parse_pgn(text: &str) -> Vec<PgnGame> {
     }
     flush(&mut game, &mut games, &mut extra);
     games
-}
-
-/// Reads `Name "value"]` starting at `i`; returns the tag and the index after `]`.
-fn read_tag(chars: &[char], mut i: usize) -> (Option<(String, String)>, usize) {
-    while i < chars.len() && chars[i].is_whitespace() {
-        i += 1;
-    }
-    let name_start = i;
-    while i < chars.len() && !chars[i].is_whitespace() && chars[i] != '"' && chars[i] != ']' {
-        i += 1;
-    }
-    let name: String = chars[name_start..i].iter().collect();
-    while i < chars.len() && chars[i] != '"' && chars[i] != ']' && chars[i] != '\n' {
-        i += 1;
-    }
-    let mut value = String::new();
-    if i < chars.len() && chars[i] == '"' {
-        i += 1;
-        while i < chars.len() && chars[i] != '"' && chars[i] != '\n' {
-            // Only `\"` and `\\` are escapes; any other backslash is kept as it is.
-            if chars[i] == '\\' && matches!(chars.get(i + 1), Some('"' | '\\')) {
-                i += 1;
-            }
-            value.push(chars[i]);
-            i += 1;
-        }
-        if chars.get(i) == Some(&'"') {
-            i += 1;
-        }
-    }
-    while i < chars.len() && chars[i] != ']' && chars[i] != '\n' {
-        i += 1;
-    }
-    let tag = (!name.is_empty()).then_some((name, value));
-    (tag, i + 1)
 }
 
 /// Today's date as `YYYY.MM.DD` (UTC).
@@ -450,7 +333,7 @@ mod tests {
         assert_eq!(games[0].moves.len(), 1);
     }
 
-    /// Regressions found by the `arena_pgn` fuzz target (tests/fuzz): each game must write
+    /// Regressions found by the `client_pgn` fuzz target (tests/fuzz): each game must write
     /// and read back to the same moves and tags.
     #[test]
     fn fuzz_findings_write_and_read_back_the_same() {
