@@ -1,4 +1,4 @@
-//! Workspace test crate: shared helpers for the integration tests in `tests/tests/`.
+//! Workspace test crate: shared helpers for the integration tests in `tests/tests/it/` (one test binary).
 
 #![forbid(unsafe_code)]
 

@@ -1,4 +1,4 @@
-//! Assertions for the hand-made rule tests (`tests/tests/rules.rs`, `rules_en_passant.rs`).
+//! Assertions for the hand-made rule tests (`tests/tests/it/rules.rs`, `rules_en_passant.rs`).
 //!
 //! A move is checked as legal through the generator (`legal_moves`, `parse_uci`) and through
 //! `is_legal` on its encoding; a move is checked as illegal by `parse_uci` failing and by

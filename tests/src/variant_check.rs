@@ -1,4 +1,4 @@
-//! Assertions for the variant rule tests (`tests/tests/variants_*.rs`).
+//! Assertions for the variant rule tests (`tests/tests/it/variants_*.rs`).
 //!
 //! A move is checked as legal through the generator (`legal_moves`, `parse_uci`) and through
 //! `is_legal` on its encoding; a move is checked as illegal by `parse_uci` failing and by

@@ -2,9 +2,8 @@
 //! thread count changes nothing), and the binary (the network it writes loads; bad arguments
 //! are refused with the usage).
 
-mod common;
 
-use common::Scratch;
+use crate::common::Scratch;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::path::Path;

@@ -6,9 +6,8 @@
 //! with the verdict the reference implies, and relaying moves as text through the arbiter gives
 //! the perft counts of `variants.epd`.
 
-mod common;
 
-use common::arbiter_perft;
+use crate::common::arbiter_perft;
 use rayon::prelude::*;
 use std::collections::BTreeSet;
 use vorpal_client::arbiter::Arbiter;

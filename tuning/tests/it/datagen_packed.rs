@@ -1,9 +1,8 @@
 //! `vorpal-datagen` packed output: both formats agree, resuming cuts partial records, convert
 //! and merge, shard seeds, the score bound, balanced openings, and the command line's errors.
 
-mod common;
 
-use common::datagen::{quick, records, scratch};
+use crate::common::datagen::{quick, records, scratch};
 use rand::rngs::StdRng;
 use rand::SeedableRng;
 use std::collections::HashSet;

@@ -5,9 +5,8 @@
 //! arbiter's end-of-game verdicts equal verdicts computed independently (reference generator
 //! for mate and stalemate, FEN fields for repetition, the fifty-move rule and bare kings).
 
-mod common;
 
-use common::arbiter_perft;
+use crate::common::arbiter_perft;
 use std::collections::BTreeSet;
 use vorpal_client::arbiter::Arbiter;
 use vorpal_engine::{EnPassant, EndReason, Position, Rules, Square};

@@ -1,8 +1,7 @@
 //! `vorpal-datagen`: well-formed output, deterministic games, resuming and crash recovery.
 
-mod common;
 
-use common::datagen::{quick, scratch};
+use crate::common::datagen::{quick, scratch};
 use std::collections::BTreeMap;
 use std::path::Path;
 use vorpal_engine::{Position, Rules};

@@ -218,7 +218,7 @@ fn fitted_k_recovers_the_generating_scale() {
 
 #[test]
 fn weights_file_has_the_engine_layout_and_parses_back() {
-    let engine_file = include_str!("../../engine/data/weights.txt");
+    let engine_file = include_str!("../../../engine/data/weights.txt");
     let default = EvalParams::default().0;
     // The engine's embedded table is the data file's, and writing it again gives the file.
     assert_eq!(texel::parse_weights(engine_file).unwrap(), default);

@@ -2,9 +2,8 @@
 //! generated set deeper labels, `vorpal-nnue compare` scores networks and the hand-crafted
 //! evaluation on it; usage errors exit with status 2, failed runs with status 1.
 
-mod common;
 
-use common::datagen::{quick, records, scratch};
+use crate::common::datagen::{quick, records, scratch};
 use std::process::{Command, Output};
 use vorpal_tuning::datagen::packed::PackedRecord;
 use vorpal_tuning::datagen::{self, OutputFormat};

@@ -4,9 +4,8 @@
 //! generation. Each match's PGN is read back and replayed, and its results file must agree
 //! with the PGN and with the printed summary (recomputed here with `vorpal_tuning::matches::stats`).
 
-mod common;
 
-use common::{args, check_summary, fake, load, run, run_and_kill_after, Scratch, MATCH};
+use crate::common::{args, check_summary, fake, load, run, run_and_kill_after, Scratch, MATCH};
 use std::path::Path;
 use std::process::Command;
 use vorpal_engine::{GameResult, Rules};
@@ -149,14 +148,14 @@ fn engines_that_cannot_start_stop_the_match() {
     ));
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("engine B: timed out: no 'uciok'"));
-    assert_eq!(common::games_in(&dir.path("n.results")), 0);
+    assert_eq!(crate::common::games_in(&dir.path("n.results")), 0);
     // The outputs of a match that never began do not block the next one.
     let out = run(&args(
         &[&fake("A", &[]), &fake("B", &[])],
         &format!("--tc nodes=1 --games 2 --pgn {}", dir.arg("n.pgn")),
     ));
     assert!(out.status.success());
-    assert_eq!(common::games_in(&dir.path("n.results")), 2);
+    assert_eq!(crate::common::games_in(&dir.path("n.results")), 2);
     let mut missing = fake("A", &[]);
     missing[1] = "cmd=/nonexistent/engine".into();
     let out = run(&args(&[&missing, &fake("B", &[])], "--tc nodes=1"));
