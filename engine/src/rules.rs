@@ -5,6 +5,7 @@
 //! moving piece may land, the extra moves (null and zero moves) and the check rule; see
 //! `docs/variants.md` for every decision the rules text leaves open.
 
+use crate::error::RulesNameError;
 use crate::types::{Bitboard, PieceKind};
 use std::fmt;
 use std::str::FromStr;
@@ -36,12 +37,12 @@ impl EnPassant {
 }
 
 impl FromStr for EnPassant {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
+    type Err = RulesNameError;
+    fn from_str(s: &str) -> Result<Self, RulesNameError> {
         EnPassant::ALL
             .into_iter()
             .find(|m| m.name().eq_ignore_ascii_case(s.trim()))
-            .ok_or_else(|| format!("unknown en passant mode '{s}' (expected off, normal or double)"))
+            .ok_or_else(|| format!("unknown en passant mode '{s}' (expected off, normal or double)").into())
     }
 }
 
@@ -268,10 +269,10 @@ impl fmt::Display for Variant {
 }
 
 impl FromStr for Variant {
-    type Err = String;
+    type Err = RulesNameError;
     /// Accepts the UCI names case-insensitively, ignoring `-`, `_`, `'` and spaces
     /// (`Looking-Glass`, `O'Donohue`), and `duet` for Duo.
-    fn from_str(s: &str) -> Result<Self, String> {
+    fn from_str(s: &str) -> Result<Self, RulesNameError> {
         let key: String = s
             .chars()
             .filter(|c| !matches!(c, '-' | '_' | '\'' | ' '))
@@ -280,7 +281,7 @@ impl FromStr for Variant {
         let key = if key == "duet" { "duo".to_string() } else { key };
         Variant::ALL.into_iter().find(|v| v.name() == key).ok_or_else(|| {
             let names: Vec<&str> = Variant::ALL.iter().map(|v| v.name()).collect();
-            format!("unsupported variant '{s}' (expected one of {})", names.join(", "))
+            format!("unsupported variant '{s}' (expected one of {})", names.join(", ")).into()
         })
     }
 }

@@ -6,7 +6,7 @@
 use crate::go::{parse_go, GoRequest};
 use crate::output::{to_stderr, to_stdout, Output, StdStream};
 use crate::serve::serve;
-use crate::session::{Session, ENGINE};
+use crate::session::{EngineSession, ENGINE};
 use crate::status;
 use crate::uci::{command_help, error_text, Uci};
 use crate::xboard::Xboard;
@@ -52,7 +52,7 @@ pub fn run(args: &[String]) -> i32 {
     let words: Vec<&str> = args.iter().map(String::as_str).collect();
     match words.as_slice() {
         [] => {
-            let session = Session::new(Output::stdout());
+            let session = EngineSession::new(Output::stdout());
             session.out().line(&Uci::banner());
             serve(&mut std::io::stdin().lock(), session, Box::new(Uci::new()));
             status::SUCCESS
@@ -63,7 +63,7 @@ pub fn run(args: &[String]) -> i32 {
         ["gui", rest @ ..] => crate::gui::run(rest),
         ["tb", rest @ ..] => crate::tb::run(rest),
         ["xboard"] => {
-            let session = Session::new(Output::stdout());
+            let session = EngineSession::new(Output::stdout());
             serve(&mut std::io::stdin().lock(), session, Box::new(Xboard::new()));
             status::SUCCESS
         }
@@ -118,7 +118,7 @@ fn one_command(line: &str) -> i32 {
             }
         }
     }
-    let mut session = Session::new(out.clone());
+    let mut session = EngineSession::new(out.clone());
     Uci::new().handle_line(&mut session, line);
     session.wait();
     if out.error_count() > 0 {

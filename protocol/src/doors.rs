@@ -8,7 +8,7 @@ pub use crate::gui::{GuiPgn, HttpHead};
 use crate::gui::{engine_line_door, gui_command_door, import_pgn_door, parse_head_door};
 use crate::output::Output;
 use crate::serve::{serve, Protocol};
-use crate::session::Session;
+use crate::session::EngineSession;
 use crate::uci::Uci;
 use crate::xboard::Xboard;
 use std::io::{Cursor, Write};
@@ -37,7 +37,7 @@ impl Write for Printed {
 
 fn dialogue(input: &[u8], protocol: Box<dyn Protocol>) -> String {
     let printed = Printed::default();
-    let session = Session::new(Output::to(Box::new(printed.clone())));
+    let session = EngineSession::new(Output::to(Box::new(printed.clone())));
     serve(&mut Cursor::new(input), session, protocol);
     printed.text()
 }

@@ -5,7 +5,7 @@
 
 use crate::input::{read_line, Line};
 use crate::panics::panic_text;
-use crate::session::Session;
+use crate::session::EngineSession;
 use std::io::BufRead;
 use std::panic::{self, AssertUnwindSafe};
 
@@ -22,13 +22,13 @@ pub enum Flow {
 /// A protocol adapter: parses its commands into session calls and prints in its dialect.
 pub trait Protocol {
     /// Handles one input line.
-    fn handle_line(&mut self, session: &mut Session, line: &str) -> Flow;
+    fn handle_line(&mut self, session: &mut EngineSession, line: &str) -> Flow;
     /// An input line of `bytes` bytes was too long and is dropped.
-    fn line_too_long(&mut self, session: &mut Session, bytes: usize);
+    fn line_too_long(&mut self, session: &mut EngineSession, bytes: usize);
     /// Prints `message` as this protocol's error line.
-    fn report_error(&self, session: &Session, message: &str);
+    fn report_error(&self, session: &EngineSession, message: &str);
     /// Handling `line` failed inside the engine with `message`; the loop goes on.
-    fn internal_error(&mut self, session: &mut Session, line: &str, message: &str) {
+    fn internal_error(&mut self, session: &mut EngineSession, line: &str, message: &str) {
         let what = format!(
             "internal error while handling '{}': {message}; the engine keeps serving",
             crate::output::one_line(line)
@@ -36,11 +36,11 @@ pub trait Protocol {
         self.report_error(session, &what);
     }
     /// The dialogue ends (`quit` or the end of input): stop what runs.
-    fn end(&mut self, session: &mut Session);
+    fn end(&mut self, session: &mut EngineSession);
 }
 
 /// Serves `protocol` on `input` until `quit` or the end of input.
-pub fn serve(input: &mut dyn BufRead, mut session: Session, mut protocol: Box<dyn Protocol>) {
+pub fn serve(input: &mut dyn BufRead, mut session: EngineSession, mut protocol: Box<dyn Protocol>) {
     loop {
         match read_line(input) {
             Ok(Some(Line::Text(line))) => {

@@ -5,7 +5,7 @@
 
 use crate::options::{available_memory_mb, Change, Settings, EMBEDDED_NET};
 use crate::output::Output;
-use crate::worker::{Job, Printer, Worker};
+use crate::worker::{Job, Printer, SearchWorker};
 use std::sync::Arc;
 use vorpal_engine::nnue::{embedded_network, Network};
 use vorpal_engine::search::{Limits, SearchControl, Searcher};
@@ -18,21 +18,21 @@ pub const ENGINE: &str = concat!("Vorpal ", env!("CARGO_PKG_VERSION"));
 pub const AUTHOR: &str = "the Vorpal developers";
 
 /// The engine's state between commands.
-pub struct Session {
+pub struct EngineSession {
     out: Output,
     settings: Settings,
     game: Game,
-    worker: Worker,
+    worker: SearchWorker,
     /// The network `EvalFile` names (used while `UseNNUE` is on).
     network: Arc<Network>,
 }
 
-impl Session {
+impl EngineSession {
     /// A fresh session printing to `out`: default settings, the start position.
-    pub fn new(out: Output) -> Session {
+    pub fn new(out: Output) -> EngineSession {
         let settings = Settings::default();
-        let worker = Worker::new(Searcher::new(settings.search_options()), out.clone());
-        Session {
+        let worker = SearchWorker::new(Searcher::new(settings.search_options()), out.clone());
+        EngineSession {
             out,
             settings,
             game: Game::new(Position::startpos()),

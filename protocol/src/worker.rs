@@ -43,17 +43,17 @@ pub struct Job {
 }
 
 /// Owns the searcher and the thread searching with it.
-pub struct Worker {
+pub struct SearchWorker {
     searcher: Arc<Mutex<Searcher>>,
     control: Arc<SearchControl>,
     handle: Option<JoinHandle<()>>,
     out: Output,
 }
 
-impl Worker {
+impl SearchWorker {
     /// A worker printing to `out`.
-    pub fn new(searcher: Searcher, out: Output) -> Worker {
-        Worker {
+    pub fn new(searcher: Searcher, out: Output) -> SearchWorker {
+        SearchWorker {
             searcher: Arc::new(Mutex::new(searcher)),
             control: Arc::new(SearchControl::new()),
             handle: None,

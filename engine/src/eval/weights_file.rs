@@ -39,8 +39,34 @@ impl WeightsFile {
     }
 }
 
+/// A weights file that cannot be read: the line (1-based) and what is wrong there. (Defined
+/// here, not with the engine's other errors in `error.rs`, because `build.rs` compiles this
+/// module alone.)
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WeightsError(pub String);
+
+impl std::fmt::Display for WeightsError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for WeightsError {}
+
+impl From<String> for WeightsError {
+    fn from(message: String) -> WeightsError {
+        WeightsError(message)
+    }
+}
+
+impl From<WeightsError> for String {
+    fn from(error: WeightsError) -> String {
+        error.0
+    }
+}
+
 /// Parses the file's syntax; errors name the line (1-based) and what is wrong there.
-pub fn parse(text: &str) -> Result<WeightsFile, String> {
+pub fn parse(text: &str) -> Result<WeightsFile, WeightsError> {
     let mut note = String::new();
     let mut groups: Vec<WeightGroup> = Vec::new();
     for (index, raw) in text.lines().enumerate() {
@@ -95,24 +121,26 @@ fn parse_pair(cell: &str) -> Result<(i32, i32), String> {
 
 /// Parses the file and checks it against the expected layout: `groups` lists (name, first
 /// index, length) in table order, as `eval/layout.rs` declares them.
-pub fn parse_checked(text: &str, groups: &[(&str, usize, usize)]) -> Result<WeightsFile, String> {
+pub fn parse_checked(text: &str, groups: &[(&str, usize, usize)]) -> Result<WeightsFile, WeightsError> {
     let file = parse(text)?;
     if file.groups.len() != groups.len() {
         return Err(format!(
             "{} groups in the file, the evaluation has {}",
             file.groups.len(),
             groups.len()
-        ));
+        )
+        .into());
     }
     for (got, &(name, _, len)) in file.groups.iter().zip(groups) {
         if got.name != name {
-            return Err(format!("group '{}' where the evaluation expects '{name}'", got.name));
+            return Err(format!("group '{}' where the evaluation expects '{name}'", got.name).into());
         }
         if got.values.len() != len {
             return Err(format!(
                 "group '{name}' has {} weights, the evaluation expects {len}",
                 got.values.len()
-            ));
+            )
+            .into());
         }
     }
     Ok(file)
@@ -163,7 +191,7 @@ mod tests {
         ];
         for (text, message) in cases {
             let err = parse(text).unwrap_err();
-            assert!(err.starts_with(message), "{text:?}: {err}");
+            assert!(err.0.starts_with(message), "{text:?}: {err}");
         }
     }
 
@@ -172,13 +200,13 @@ mod tests {
         let two = |n: usize| (0..n).map(|_| "1 1").collect::<Vec<_>>().join(", ");
         let short = format!("[One]\n{}\n[Two]\n{}\n", two(2), two(8));
         let err = parse_checked(&short, &LAYOUT).unwrap_err();
-        assert_eq!(err, "group 'Two' has 8 weights, the evaluation expects 9");
+        assert_eq!(err.0, "group 'Two' has 8 weights, the evaluation expects 9");
         let renamed = format!("[One]\n{}\n[Three]\n{}\n", two(2), two(9));
         let err = parse_checked(&renamed, &LAYOUT).unwrap_err();
-        assert_eq!(err, "group 'Three' where the evaluation expects 'Two'");
+        assert_eq!(err.0, "group 'Three' where the evaluation expects 'Two'");
         let missing = format!("[One]\n{}\n", two(2));
         assert_eq!(
-            parse_checked(&missing, &LAYOUT).unwrap_err(),
+            parse_checked(&missing, &LAYOUT).unwrap_err().0,
             "1 groups in the file, the evaluation has 2"
         );
     }

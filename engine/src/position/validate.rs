@@ -1,6 +1,7 @@
 //! Consistency checks of the incremental state (run after every make in debug builds).
 
 use super::{CastleSide, Position, NO_PIECE};
+use crate::error::ConsistencyError;
 use crate::types::{Bitboard, BoardId, Color, PieceKind};
 
 impl Position {
@@ -9,7 +10,11 @@ impl Position {
     /// on the valid squares (files a-d in Mini Alice), a square is occupied on two boards only
     /// where the variant allows it, no pawn on the first or last rank, each castling right has its
     /// king and rook on their start squares of one board, the en passant square has its pawn.
-    pub fn check_consistency(&self) -> Result<(), String> {
+    pub fn check_consistency(&self) -> Result<(), ConsistencyError> {
+        self.consistency().map_err(ConsistencyError)
+    }
+
+    fn consistency(&self) -> Result<(), String> {
         for board in BoardId::ALL {
             let b = board.index();
             let mut occ = Bitboard::EMPTY;

@@ -4,14 +4,14 @@ use super::checks::may_give_check;
 use super::history::piece_cell;
 use super::movepick::MovePicker;
 use super::see::see_ge;
-use super::thread::{StackEntry, Worker};
+use super::thread::{StackEntry, ThreadState};
 use super::{INFINITY, MATE, MATE_BOUND, MAX_PLY};
 use crate::position::Position;
 use crate::search::tt::TtBound;
 use crate::types::{Move, PieceKind};
 use arrayvec::ArrayVec;
 
-impl Worker<'_> {
+impl ThreadState<'_> {
     /// Searches `pos` to `depth` plies within (alpha, beta).
     pub(crate) fn search(
         &mut self,

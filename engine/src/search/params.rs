@@ -53,13 +53,13 @@ macro_rules! search_params {
             }
 
             /// Sets parameter `name` to `value`; errors on an unknown name or a value out of range.
-            pub fn set(&mut self, name: &str, value: i32) -> Result<(), String> {
+            pub fn set(&mut self, name: &str, value: i32) -> Result<(), $crate::error::ParamError> {
                 let spec = Self::SPECS
                     .iter()
                     .find(|s| s.name == name)
                     .ok_or_else(|| format!("unknown search parameter '{name}'"))?;
                 if !(spec.min..=spec.max).contains(&value) {
-                    return Err(format!("{name} must be within {}..={}, not {value}", spec.min, spec.max));
+                    return Err(format!("{name} must be within {}..={}, not {value}", spec.min, spec.max).into());
                 }
                 match name {
                     $(stringify!($name) => self.$name = value,)*

@@ -5,14 +5,14 @@
 use super::checks::may_give_check;
 use super::movepick::MovePicker;
 use super::see::{see_ge, SEE_VALUES};
-use super::thread::Worker;
+use super::thread::ThreadState;
 use super::{INFINITY, MATE, MATE_BOUND, MAX_PLY};
 use crate::position::Position;
 use crate::search::tt::TtBound;
 use crate::types::{Move, MoveList};
 use crate::GenType;
 
-impl Worker<'_> {
+impl ThreadState<'_> {
     /// Quiescence search; `first` marks the first ply below the main search.
     pub(crate) fn qsearch(&mut self, pos: &Position, mut alpha: i32, beta: i32, ply: usize, first: bool) -> i32 {
         self.pv_len[ply.min(MAX_PLY)] = 0;

@@ -4,8 +4,9 @@
 use super::history::History;
 use super::params::{Reductions, SearchParams};
 use super::report::{Bound, Report, Score, SearchInfo, SearchResult};
-use super::thread::{RootMove, SearchControl, Shared, Worker};
+use super::thread::{RootMove, SearchControl, Shared, ThreadState};
 use super::{strength, tablebase_root, Limits, INFINITY, MATE, MATE_BOUND, MAX_PLY};
+use crate::error::OptionsError;
 use crate::evaluator::Evaluator;
 use crate::game::Game;
 use crate::search::time::TimeManager;
@@ -83,7 +84,7 @@ impl Searcher {
     }
 
     /// Changes options; on failure (e.g. hash memory not available) nothing changes.
-    pub fn set_options(&mut self, options: SearchOptions) -> Result<(), String> {
+    pub fn set_options(&mut self, options: SearchOptions) -> Result<(), OptionsError> {
         if options.threads == 0 || options.multipv == 0 {
             return Err("threads and multipv must be at least 1".into());
         }
@@ -246,7 +247,7 @@ impl Searcher {
             Report::Info(info) if info.multipv > shown => {}
             _ => report(r),
         };
-        let mut main = Worker::new(
+        let mut main = ThreadState::new(
             0,
             &shared,
             main_history,
@@ -263,7 +264,7 @@ impl Searcher {
                 let handle = std::thread::Builder::new()
                     .stack_size(16 << 20)
                     .spawn_scoped(scope, move || {
-                        let mut worker = Worker::new(i + 1, shared, history, keys, moves, None);
+                        let mut worker = ThreadState::new(i + 1, shared, history, keys, moves, None);
                         let (_, depth, _) = worker.iterate(&pos, 1);
                         (worker.root_moves.swap_remove(0), depth)
                     })
@@ -392,7 +393,7 @@ pub fn wdl(score: Score) -> (u32, u32, u32) {
     }
 }
 
-impl Worker<'_> {
+impl ThreadState<'_> {
     /// Iterative deepening; returns the score, depth and best move of the last completed
     /// iteration (no move when none completed).
     pub(crate) fn iterate(&mut self, pos: &crate::position::Position, multipv: usize) -> (Score, u32, Option<Move>) {

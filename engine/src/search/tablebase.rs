@@ -8,7 +8,7 @@
 //! without it.
 
 use super::report::{Bound, Report, Score, SearchInfo, SearchResult};
-use super::thread::{RootMove, Worker};
+use super::thread::{RootMove, ThreadState};
 use super::{root::wdl, TB_WIN};
 use crate::tablebase::{within_fifty_move_clock, MoveProbe, Probe, Tablebases, Wdl, MAX_MEN};
 use crate::types::Move;
@@ -136,7 +136,7 @@ pub(crate) fn tablebase_root(
     })
 }
 
-impl Worker<'_> {
+impl ThreadState<'_> {
     /// The table's score of `pos` at `ply` (not the root), when the tables hold it: a win is
     /// `TB_WIN - ply`, a loss its negation, a draw 0.
     #[inline]

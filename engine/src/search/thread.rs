@@ -105,7 +105,7 @@ pub(crate) struct StackEntry {
 }
 
 /// A search thread's own state.
-pub(crate) struct Worker<'a> {
+pub(crate) struct ThreadState<'a> {
     pub id: usize,
     pub shared: &'a Shared<'a>,
     pub history: &'a mut History,
@@ -134,7 +134,7 @@ pub(crate) struct Worker<'a> {
     pub accumulators: Option<AccumulatorStack>,
 }
 
-impl<'a> Worker<'a> {
+impl<'a> ThreadState<'a> {
     pub fn new(
         id: usize,
         shared: &'a Shared<'a>,
@@ -143,7 +143,7 @@ impl<'a> Worker<'a> {
         root_moves: Vec<RootMove>,
         reporter: Option<&'a mut dyn FnMut(super::Report)>,
     ) -> Self {
-        Worker {
+        ThreadState {
             id,
             shared,
             history,

@@ -9,6 +9,7 @@
 //! key), so the table mixes a key of the rules in use into every key it stores and probes:
 //! results under one rule set are never seen under another.
 
+use crate::error::OptionsError;
 use crate::rules::Rules;
 use crate::search::{MATE_BOUND, MAX_PLY};
 use crate::types::Move;
@@ -144,7 +145,7 @@ pub struct TranspositionTable {
 impl TranspositionTable {
     /// A table of `mb` megabytes (at least one bucket). Fails instead of aborting when the
     /// memory cannot be had.
-    pub fn new(mb: usize) -> Result<TranspositionTable, String> {
+    pub fn new(mb: usize) -> Result<TranspositionTable, OptionsError> {
         let bytes = mb.max(1).checked_mul(1 << 20).ok_or("hash size overflows")?;
         let len = (bytes / std::mem::size_of::<Bucket>()).max(1);
         let mut buckets = Vec::new();

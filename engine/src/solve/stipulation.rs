@@ -6,6 +6,7 @@
 //! games the diagram) and a length in moves; help play and proof games may add a half move
 //! (`h#2.5`: the mating side plays one half move first, see [`Stipulation::plies`]).
 
+use crate::error::StipulationError;
 use std::fmt;
 use std::str::FromStr;
 
@@ -101,10 +102,16 @@ impl Stipulation {
 }
 
 impl FromStr for Stipulation {
-    type Err = String;
+    type Err = StipulationError;
 
     /// Reads the forms listed in the module documentation (case-insensitive).
-    fn from_str(text: &str) -> Result<Stipulation, String> {
+    fn from_str(text: &str) -> Result<Stipulation, StipulationError> {
+        Stipulation::parse_text(text).map_err(StipulationError)
+    }
+}
+
+impl Stipulation {
+    fn parse_text(text: &str) -> Result<Stipulation, String> {
         let t = text.trim().to_ascii_lowercase();
         let bad = || {
             format!(

@@ -2,6 +2,7 @@
 //! pieces strongest first. A table of material `M` holds the positions where White has the first
 //! side's pieces; the same material with colours exchanged is probed by flipping the colours.
 
+use crate::error::MaterialError;
 use crate::types::{Color, Piece, PieceKind};
 use std::fmt;
 
@@ -47,7 +48,11 @@ impl Material {
     }
 
     /// Parses a name such as `KQvKR` (case of the letters ignored, `v` separates the sides).
-    pub fn parse(text: &str) -> Result<Material, String> {
+    pub fn parse(text: &str) -> Result<Material, MaterialError> {
+        Material::parse_text(text).map_err(MaterialError)
+    }
+
+    fn parse_text(text: &str) -> Result<Material, String> {
         let upper = text.trim().to_ascii_uppercase();
         let (w, b) = upper
             .split_once('V')

@@ -4,7 +4,7 @@
 //! "show engine" switch of play mode. Each field is checked; a refusal changes nothing.
 
 use super::pgn_io::{export_pgn, import_pgn, today, ExportGame};
-use super::session::{Session, Shared};
+use super::session::{PageSession, Shared};
 use super::settings::{Mode, Settings};
 use serde_json::Value;
 use std::sync::Arc;
@@ -25,7 +25,7 @@ fn text_field<'a>(cmd: &'a Value, key: &str) -> Result<&'a str, String> {
         .ok_or_else(|| format!("missing text field '{key}'"))
 }
 
-impl Session {
+impl PageSession {
     /// Runs game command `name`; errors name the problem and leave the game as it was.
     pub fn game_command(&mut self, shared: &Arc<Shared>, name: &str, cmd: &Value) -> Result<(), String> {
         match name {

@@ -12,7 +12,7 @@ use super::engine_pool::EnginePool;
 use super::hub::Hub;
 use super::secret::TOKEN_VARIABLE;
 use super::server::{self, Handler, Limits, Request, Response};
-use super::session::{Session, Shared};
+use super::session::{PageSession, Shared};
 use super::settings::Settings;
 use super::GuiConfig;
 use serde_json::{json, Value};
@@ -273,7 +273,7 @@ impl Routes {
     }
 }
 
-fn pgn_of(s: &Session) -> String {
+fn pgn_of(s: &PageSession) -> String {
     s.pgn_text()
 }
 
@@ -299,7 +299,7 @@ fn str_field<'a>(cmd: &'a Value, key: &str) -> Result<&'a str, String> {
         .ok_or_else(|| format!("missing text field '{key}'"))
 }
 
-fn run_command(s: &mut Session, shared: &Arc<Shared>, cmd: &Value) -> Result<(), String> {
+fn run_command(s: &mut PageSession, shared: &Arc<Shared>, cmd: &Value) -> Result<(), String> {
     let name = str_field(cmd, "cmd")?;
     if name != "goto" {
         s.message = None;

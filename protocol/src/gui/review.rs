@@ -5,10 +5,10 @@
 //! or the server shuts down. The page sees its progress, then every move's evaluation and
 //! judgement, the better lines, both sides' totals and the annotated PGN.
 //!
-//! The only door: [`Session::start_review`] and [`Session::review_json`].
+//! The only door: [`PageSession::start_review`] and [`PageSession::review_json`].
 
 use super::review_state::Review;
-use super::session::{Session, Shared};
+use super::session::{PageSession, Shared};
 use crate::annotate::{
     annotated_pgn, clamped_cp, eval_text, read_games, review_game, GameReview, InputGame, Judgement, LocalAnalyst,
     ReviewError,
@@ -30,7 +30,7 @@ const STACK_BYTES: usize = 64 << 20;
 /// Transposition table of a review, in MB.
 const HASH_MB: usize = 16;
 
-impl Session {
+impl PageSession {
     /// The main line's nodes and moves.
     fn main_line_moves(&self) -> Vec<(usize, String)> {
         self.tree.line(0)[1..]

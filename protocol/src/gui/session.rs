@@ -9,7 +9,7 @@ use super::notation::refusal;
 use super::review_state::Review;
 use super::settings::{Limit, Mode, Settings};
 use super::tree::GameTree;
-use super::worker::{Event, Job, Worker};
+use super::worker::{EngineWorker, Event, Job};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, Weak};
 use std::time::{Duration, Instant};
 use vorpal_client::arbiter::{bare_king, color_name, end_text};
@@ -60,7 +60,7 @@ pub struct Clocks {
 }
 
 /// The game of one page.
-pub struct Session {
+pub struct PageSession {
     /// The configured engines.
     pub engines: Arc<Vec<EngineConfig>>,
     /// The moves and variations.
@@ -83,7 +83,7 @@ pub struct Session {
     pub clocks: Option<Clocks>,
     /// Engine slots: 0 White (and analysis), 1 Black.
     pub engine: [EngineState; 2],
-    workers: [Option<Worker>; 2],
+    workers: [Option<EngineWorker>; 2],
     generation: [u64; 2],
     /// The search in progress.
     pub search: Option<Search>,
@@ -106,7 +106,7 @@ pub struct Session {
 
 /// A session shared between the HTTP threads, the engine threads and the ticker.
 pub struct Shared {
-    state: Mutex<Session>,
+    state: Mutex<PageSession>,
     changed: Condvar,
 }
 
@@ -114,7 +114,7 @@ impl Shared {
     /// A new session at the standard start position.
     pub fn new(engines: Arc<Vec<EngineConfig>>, pool: Arc<EnginePool>) -> Arc<Shared> {
         let name = engines.first().map_or_else(String::new, |e| e.name.clone());
-        let session = Session {
+        let session = PageSession {
             engines,
             tree: GameTree::new(Position::startpos()),
             cursor: 0,
@@ -156,12 +156,12 @@ impl Shared {
     }
 
     /// The session, locked. A panic while it was held leaves it usable (the data is plain).
-    pub fn lock(&self) -> MutexGuard<'_, Session> {
+    pub fn lock(&self) -> MutexGuard<'_, PageSession> {
         self.state.lock().unwrap_or_else(|p| p.into_inner())
     }
 
     /// Runs `f` on the session, then wakes the waiting pages if the version changed.
-    pub fn update<T>(self: &Arc<Self>, f: impl FnOnce(&mut Session, &Arc<Shared>) -> T) -> T {
+    pub fn update<T>(self: &Arc<Self>, f: impl FnOnce(&mut PageSession, &Arc<Shared>) -> T) -> T {
         let mut s = self.lock();
         let before = s.version;
         let out = f(&mut s, self);
@@ -172,7 +172,7 @@ impl Shared {
     }
 
     /// Waits until the version differs from `since` or `timeout` passes; returns the session.
-    pub fn wait_change(&self, since: u64, timeout: Duration) -> MutexGuard<'_, Session> {
+    pub fn wait_change(&self, since: u64, timeout: Duration) -> MutexGuard<'_, PageSession> {
         let deadline = Instant::now() + timeout;
         let mut s = self.lock();
         while s.version == since {
@@ -213,7 +213,7 @@ fn end_message(pos: &Position, result: GameResult, reason: EndReason) -> String 
     }
 }
 
-impl Session {
+impl PageSession {
     /// True when engine slot `slot` has a running (or failed) engine.
     pub fn engine_in_use(&self, slot: usize) -> bool {
         self.workers[slot].is_some() || self.engine[slot].failed.is_some()
@@ -305,7 +305,7 @@ impl Session {
             name: config.name.clone(),
             ..EngineState::default()
         };
-        let worker = Worker::spawn(&self.pool, config, self.rules(), options, move |event| {
+        let worker = EngineWorker::spawn(&self.pool, config, self.rules(), options, move |event| {
             if let Some(shared) = weak.upgrade() {
                 shared.update(|s, sh| s.on_event(sh, slot, generation, event));
             }
@@ -787,7 +787,7 @@ mod tests {
         Shared::new(Arc::new(engines), EnginePool::new(2))
     }
 
-    fn line_sans(s: &Session) -> Vec<String> {
+    fn line_sans(s: &PageSession) -> Vec<String> {
         s.tree.line(s.cursor)[1..]
             .iter()
             .map(|&n| s.tree.node(n).san.clone())

@@ -3,7 +3,7 @@
 //! SAN, wide UCI text), the last move, check, the move list, clocks, analysis and status.
 
 use super::lines::{pv_moves, score_text, white_centipawns};
-use super::session::Session;
+use super::session::PageSession;
 use super::settings::Mode;
 use serde_json::{json, Value};
 use vorpal_engine::{BoardId, Color, Move, Piece, PieceKind, Position, Square};
@@ -72,7 +72,7 @@ fn check_cell(pos: &Position) -> Option<Value> {
     })
 }
 
-impl Session {
+impl PageSession {
     /// The move tree for the page: every node of the game in PGN order.
     fn nodes_json(&self) -> Vec<Value> {
         self.tree

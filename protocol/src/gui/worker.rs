@@ -81,13 +81,13 @@ const PAGE_OPTIONS: [&str; 5] = [
 ];
 
 /// The requests side of a running worker. Dropping it kills the engine at once.
-pub struct Worker {
+pub struct EngineWorker {
     jobs: Sender<Job>,
     // Dropped after `jobs`: kills the process and frees its place in the pool.
     _slot: EngineSlot,
 }
 
-impl Worker {
+impl EngineWorker {
     /// Starts `config` under `rules` with `extra` options (set after the configured ones) on a
     /// new thread; `on_event` receives everything it reports. Fails when `pool` is full.
     pub fn spawn(
@@ -96,7 +96,7 @@ impl Worker {
         rules: Rules,
         extra: Vec<(String, String)>,
         on_event: impl Fn(Event) + Send + 'static,
-    ) -> Result<Worker, String> {
+    ) -> Result<EngineWorker, String> {
         let slot = pool.reserve()?;
         let (tx, rx) = mpsc::channel();
         for (k, v) in extra {
@@ -108,7 +108,7 @@ impl Worker {
             .name(format!("gui-engine-{}", config.name))
             .spawn(move || run(child, config, rules, rx, &on_event))
             .map_err(|e| format!("cannot start an engine thread: {e}"))?;
-        Ok(Worker { jobs: tx, _slot: slot })
+        Ok(EngineWorker { jobs: tx, _slot: slot })
     }
 
     /// Sends a request; a worker that has ended ignores it (it already reported why).
@@ -302,7 +302,7 @@ mod tests {
     fn a_hung_engine_is_reported() {
         let (tx, rx) = mpsc::channel();
         let pool = EnginePool::new(1);
-        let worker = Worker::spawn(&pool, silent_engine(), Rules::default(), Vec::new(), move |e| {
+        let worker = EngineWorker::spawn(&pool, silent_engine(), Rules::default(), Vec::new(), move |e| {
             let _ = tx.send(e);
         })
         .unwrap();

@@ -194,7 +194,7 @@ pub fn run(words: &[&str]) -> i32 {
         },
         None => None,
     };
-    let mut session = Session {
+    let mut session = SolveRun {
         args,
         tablebases,
         printer: Printer { closed: false },
@@ -212,14 +212,14 @@ pub fn run(words: &[&str]) -> i32 {
 }
 
 /// One run over the input.
-struct Session {
+struct SolveRun {
     args: Args,
     tablebases: Option<Arc<Tablebases>>,
     printer: Printer,
     failed: bool,
 }
 
-impl Session {
+impl SolveRun {
     fn rules(&self) -> Rules {
         Rules::for_variant(self.args.variant).with_ep(self.args.en_passant.unwrap_or_default())
     }
@@ -276,7 +276,7 @@ impl Session {
         let stip_text = self.args.stip.clone().unwrap_or_default();
         let stipulation: Stipulation = match stip_text.parse() {
             Ok(s) => s,
-            Err(e) => return self.error(1, &e),
+            Err(e) => return self.error(1, &e.0),
         };
         let position = match Position::from_fen(fen, self.rules()) {
             Ok(p) => p,

@@ -11,6 +11,7 @@
 //! rest of that problem is skipped and reading goes on at the next `next`.
 
 use super::problem::{InputError, Placed, Problem, Transform, Twin, TwinOp};
+use vorpal_engine::error::StipulationError;
 use vorpal_engine::solve::{Play, Stipulation};
 use vorpal_engine::{BoardId, Color, Piece, PieceKind, Square};
 
@@ -534,7 +535,9 @@ impl<'a> Reader<'a> {
 }
 
 fn stipulation(w: &Word) -> Result<Stipulation, InputError> {
-    w.text.parse().map_err(|e: String| InputError::new(w.line, w.text, e))
+    w.text
+        .parse()
+        .map_err(|e: StipulationError| InputError::new(w.line, w.text, e.0))
 }
 
 /// `a1b2c3` as squares.

@@ -5,7 +5,7 @@ use super::printer::error;
 use crate::display::describe;
 use crate::go::MAX_PERFT;
 use crate::output::{one_line, to_stderr};
-use crate::session::Session;
+use crate::session::EngineSession;
 use std::time::Instant;
 use vorpal_engine::{bench, eval, perft, FenStyle, Game, Position};
 
@@ -61,7 +61,7 @@ pub fn command_help(word: &str) -> Option<String> {
 
 /// `position startpos|fen <FEN> [moves ...]`. A bad FEN keeps the previous position; an
 /// unusable move keeps the position up to the last legal move.
-pub(super) fn cmd_position(session: &mut Session, words: &[&str]) {
+pub(super) fn cmd_position(session: &mut EngineSession, words: &[&str]) {
     let (start, rest) = match words {
         ["startpos", rest @ ..] => (session.start_position(), rest),
         ["fen", rest @ ..] => {
@@ -125,11 +125,11 @@ pub(super) fn cmd_position(session: &mut Session, words: &[&str]) {
     session.set_game(game);
 }
 
-pub(super) fn cmd_d(session: &Session) {
+pub(super) fn cmd_d(session: &EngineSession) {
     session.out().lines(&describe(session.position()));
 }
 
-pub(super) fn cmd_fen(session: &Session, words: &[&str]) {
+pub(super) fn cmd_fen(session: &EngineSession, words: &[&str]) {
     let style = match words {
         [] | ["pipe"] => FenStyle::Pipe,
         ["wide"] => FenStyle::Wide,
@@ -149,7 +149,7 @@ pub(super) fn cmd_fen(session: &Session, words: &[&str]) {
 }
 
 /// One line per legal move, `<uci> <san>`, then `Legal moves: N`.
-pub(super) fn cmd_moves(session: &Session) {
+pub(super) fn cmd_moves(session: &EngineSession) {
     let pos = session.position();
     let mut lines: Vec<String> = pos
         .legal_moves()
@@ -163,7 +163,7 @@ pub(super) fn cmd_moves(session: &Session) {
 
 /// `perft <depth> [threads <k>] [<FEN>]`: the current position unless a FEN follows; `k`
 /// defaults to the `Threads` option.
-pub(super) fn cmd_perft(session: &mut Session, words: &[&str]) {
+pub(super) fn cmd_perft(session: &mut EngineSession, words: &[&str]) {
     let Some((depth, mut fen)) = words.split_first() else {
         return error(session, "perft: expected 'perft <depth> [threads <k>] [<FEN>]'");
     };
@@ -202,7 +202,7 @@ pub(super) fn cmd_perft(session: &mut Session, words: &[&str]) {
 
 /// Prints `<move>: <count>` per root move, a blank line, and `Nodes searched: N`; the
 /// speed goes to stderr.
-pub(super) fn run_perft(session: &Session, depth: u32, pos: Position, threads: usize) {
+pub(super) fn run_perft(session: &EngineSession, depth: u32, pos: Position, threads: usize) {
     let start = Instant::now();
     let mut text = String::new();
     let total = if depth == 0 {
@@ -233,7 +233,7 @@ pub(super) fn run_perft(session: &Session, depth: u32, pos: Position, threads: u
 
 /// `eval`: the hand-crafted terms, then the network's value and which of the two the search
 /// uses for this position.
-pub(super) fn cmd_eval(session: &Session) {
+pub(super) fn cmd_eval(session: &EngineSession) {
     let pos = session.position();
     let mut text = eval::breakdown(pos).to_string();
     let settings = session.settings();
@@ -267,7 +267,7 @@ pub(super) fn cmd_eval(session: &Session) {
 }
 
 /// `bench [depth] [hce]`: progress per position on stderr, the totals on stdout.
-pub(super) fn cmd_bench(session: &mut Session, words: &[&str]) {
+pub(super) fn cmd_bench(session: &mut EngineSession, words: &[&str]) {
     // A trailing `hce` benches the hand-crafted evaluation (for the speed comparison).
     let (words, hand_crafted) = match words {
         [rest @ .., last] if last.eq_ignore_ascii_case("hce") => (rest, true),
@@ -316,7 +316,7 @@ pub(super) fn cmd_bench(session: &mut Session, words: &[&str]) {
 }
 
 /// `result 1-0|0-1|1/2-1/2|* <reason>`.
-pub(super) fn cmd_result(session: &Session) {
+pub(super) fn cmd_result(session: &EngineSession) {
     let line = match session.game().outcome() {
         Some((result, reason)) => format!("result {} {}", result.pgn(), reason.text()),
         None => "result * in progress".to_string(),
@@ -326,7 +326,7 @@ pub(super) fn cmd_result(session: &Session) {
 
 /// Mirrors the position: ranks reversed, colours swapped, side to move swapped. The move
 /// history is dropped.
-pub(super) fn cmd_flip(session: &mut Session) {
+pub(super) fn cmd_flip(session: &mut EngineSession) {
     let fen = mirror_fen(&session.position().to_fen_style(FenStyle::Wide));
     match Position::from_fen(&fen, session.rules()) {
         Ok(pos) => session.set_game(Game::new(pos)),
@@ -334,7 +334,7 @@ pub(super) fn cmd_flip(session: &mut Session) {
     }
 }
 
-pub(super) fn cmd_help(session: &Session) {
+pub(super) fn cmd_help(session: &EngineSession) {
     session.out().lines(HELP);
 }
 

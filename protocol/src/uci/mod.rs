@@ -1,5 +1,5 @@
 //! The UCI adapter: parses each command line (dispatching on its words, `["go", rest @ ..] =>
-//! ...`) into calls on the [`Session`], and answers every bad input with one
+//! ...`) into calls on the [`EngineSession`], and answers every bad input with one
 //! `info string error ...` line while the loop keeps serving. `xboard` hands the session over
 //! to the CECP adapter (`xboard/`).
 //!
@@ -16,7 +16,7 @@ use crate::input::MAX_LINE;
 use crate::options::{option_lines, parse_setoption};
 use crate::output::one_line;
 use crate::serve::{Flow, Protocol};
-use crate::session::{Session, AUTHOR, ENGINE};
+use crate::session::{EngineSession, AUTHOR, ENGINE};
 pub use commands::command_help;
 pub use printer::error_text;
 use printer::{error, note_text, UciPrinter};
@@ -40,7 +40,7 @@ impl Uci {
     }
 
     /// Handles one input line.
-    pub fn handle_line(&mut self, session: &mut Session, line: &str) -> Flow {
+    pub fn handle_line(&mut self, session: &mut EngineSession, line: &str) -> Flow {
         let words: Vec<&str> = line.split_whitespace().collect();
         let command = words.first().map(|w| w.to_ascii_lowercase()).unwrap_or_default();
         let mut lowered = words.clone();
@@ -81,7 +81,7 @@ impl Uci {
         Flow::Continue
     }
 
-    fn cmd_debug(&mut self, session: &Session, words: &[&str]) {
+    fn cmd_debug(&mut self, session: &EngineSession, words: &[&str]) {
         match words {
             ["on"] | [] => self.debug = true,
             ["off"] => self.debug = false,
@@ -92,7 +92,7 @@ impl Uci {
         }
     }
 
-    fn cmd_go(&mut self, session: &mut Session, words: &[&str]) {
+    fn cmd_go(&mut self, session: &mut EngineSession, words: &[&str]) {
         session.stop();
         let mut errors = Vec::new();
         let request = parse_go(words, session.position(), &mut errors);
@@ -118,28 +118,28 @@ impl Uci {
 }
 
 impl Protocol for Uci {
-    fn handle_line(&mut self, session: &mut Session, line: &str) -> Flow {
+    fn handle_line(&mut self, session: &mut EngineSession, line: &str) -> Flow {
         Uci::handle_line(self, session, line)
     }
 
-    fn line_too_long(&mut self, session: &mut Session, bytes: usize) {
+    fn line_too_long(&mut self, session: &mut EngineSession, bytes: usize) {
         error(
             session,
             &format!("input line of {bytes} bytes is longer than {MAX_LINE}; ignored"),
         );
     }
 
-    fn report_error(&self, session: &Session, message: &str) {
+    fn report_error(&self, session: &EngineSession, message: &str) {
         error(session, message);
     }
 
-    fn end(&mut self, session: &mut Session) {
+    fn end(&mut self, session: &mut EngineSession) {
         session.stop();
     }
 }
 
 /// Commands beyond UCI (in `commands.rs`).
-fn extension(session: &mut Session, words: &[&str], line: &str) {
+fn extension(session: &mut EngineSession, words: &[&str], line: &str) {
     match words {
         ["d", ..] => commands::cmd_d(session),
         ["fen", rest @ ..] => commands::cmd_fen(session, rest),
@@ -171,7 +171,7 @@ fn extension(session: &mut Session, words: &[&str], line: &str) {
     }
 }
 
-fn cmd_uci(session: &Session) {
+fn cmd_uci(session: &EngineSession) {
     let mut text = format!("id name {ENGINE}\nid author {AUTHOR}\n");
     for line in option_lines() {
         text.push_str(&line);
@@ -182,7 +182,7 @@ fn cmd_uci(session: &Session) {
 }
 
 /// Applies a checked option change; a new variant is announced with Fairy-Stockfish's line.
-fn cmd_setoption(session: &mut Session, change: crate::options::Change) {
+fn cmd_setoption(session: &mut EngineSession, change: crate::options::Change) {
     let variant = matches!(change, crate::options::Change::Variant(_));
     if let Err(e) = session.apply(change) {
         return error(session, &e);

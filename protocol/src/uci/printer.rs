@@ -3,7 +3,7 @@
 
 use crate::format::info_line;
 use crate::output::{one_line, Output};
-use crate::session::Session;
+use crate::session::EngineSession;
 use crate::worker::Printer;
 use vorpal_engine::search::Report;
 use vorpal_engine::{Game, Move, Position};
@@ -19,7 +19,7 @@ pub fn error_text(message: &str) -> String {
 }
 
 /// Prints an error line in UCI (the one answer to every bad input).
-pub fn error(session: &Session, message: &str) {
+pub fn error(session: &EngineSession, message: &str) {
     session.out().error_line(&error_text(message));
 }
 

@@ -9,7 +9,7 @@ use super::Xboard;
 use crate::options::{cecp_option_features, parse_cecp_option, Change, THREADS_MAX};
 use crate::output::one_line;
 use crate::serve::Flow;
-use crate::session::{Session, ENGINE};
+use crate::session::{EngineSession, ENGINE};
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 use vorpal_engine::search::Limits;
@@ -17,7 +17,7 @@ use vorpal_engine::{Game, Position, Variant};
 
 impl Xboard {
     /// Runs the command in `words` (`line` is the raw text, for messages and `option`).
-    pub(super) fn dispatch(&mut self, session: &mut Session, words: &[&str], line: &str) -> Flow {
+    pub(super) fn dispatch(&mut self, session: &mut EngineSession, words: &[&str], line: &str) -> Flow {
         match words {
             [] | ["xboard"] | ["accepted", ..] | ["rejected", ..] => {}
             ["protover", ..] => self.cmd_protover(session),
@@ -150,14 +150,14 @@ impl Xboard {
     }
 
     /// `Error (<reason>): <command>`.
-    fn bad(&self, session: &Session, reason: &str, line: &str) {
+    fn bad(&self, session: &EngineSession, reason: &str, line: &str) {
         session
             .out()
             .line(&format!("Error ({reason}): {}", one_line(line.trim())));
     }
 
     /// `protover N`: the features, then the option features, then `done=1`.
-    fn cmd_protover(&self, session: &Session) {
+    fn cmd_protover(&self, session: &EngineSession) {
         let variants: Vec<&str> = offered_variants().iter().map(|v| v.name()).collect();
         let mut text = String::from("feature done=0\n");
         text.push_str(&format!(
@@ -175,7 +175,7 @@ impl Xboard {
     }
 
     /// Applies an option change to the session (errors come as `tellusererror`).
-    fn change(&mut self, session: &mut Session, change: Change) {
+    fn change(&mut self, session: &mut EngineSession, change: Change) {
         self.stop_search(session, true);
         if let Err(e) = session.apply(change) {
             error(session, &e);
@@ -184,7 +184,7 @@ impl Xboard {
     }
 
     /// `new`: standard Alice from the start, the engine plays Black, no depth limit.
-    fn cmd_new(&mut self, session: &mut Session) {
+    fn cmd_new(&mut self, session: &mut EngineSession) {
         self.stop_search(session, true);
         session.clear_hash();
         session.set_variant(Variant::default());
@@ -208,7 +208,7 @@ impl Xboard {
     }
 
     /// `variant NAME`: the variant's start position, announced with `setup` and `piece`.
-    fn cmd_variant(&mut self, session: &mut Session, name: &str) {
+    fn cmd_variant(&mut self, session: &mut EngineSession, name: &str) {
         self.stop_search(session, true);
         let variant = match name.parse::<Variant>() {
             Ok(v) => v,
@@ -227,7 +227,7 @@ impl Xboard {
     }
 
     /// `setboard FEN` (XBoard's wide FEN).
-    fn cmd_setboard(&mut self, session: &mut Session, fen: &str) {
+    fn cmd_setboard(&mut self, session: &mut EngineSession, fen: &str) {
         self.stop_search(session, true);
         self.new_position();
         let variant = session.settings().variant;
@@ -246,7 +246,7 @@ impl Xboard {
     }
 
     /// `usermove MOVE` (or a bare move): plays it, or refuses it with the reason.
-    fn cmd_usermove(&mut self, session: &mut Session, text: &str) {
+    fn cmd_usermove(&mut self, session: &mut EngineSession, text: &str) {
         self.stop_search(session, true);
         self.lifted = None;
         self.via = None;
@@ -284,7 +284,7 @@ impl Xboard {
     }
 
     /// `level MPS BASE INC`: BASE in minutes or `min:sec`, INC in seconds.
-    fn cmd_level(&mut self, session: &mut Session, mps: &str, base: &str, inc: &str, line: &str) {
+    fn cmd_level(&mut self, session: &mut EngineSession, mps: &str, base: &str, inc: &str, line: &str) {
         let base = match base.split_once(':') {
             Some((m, s)) => m
                 .parse::<u64>()
@@ -305,7 +305,7 @@ impl Xboard {
     }
 
     /// `undo` (one ply) and `remove` (two plies).
-    fn cmd_undo(&mut self, session: &mut Session, plies: usize) {
+    fn cmd_undo(&mut self, session: &mut EngineSession, plies: usize) {
         self.stop_search(session, true);
         for _ in 0..plies {
             if !session.undo() {
@@ -321,7 +321,7 @@ impl Xboard {
     }
 
     /// `hint`: the reply the last search expected, or the best move of a short search.
-    fn cmd_hint(&mut self, session: &mut Session) {
+    fn cmd_hint(&mut self, session: &mut EngineSession) {
         if session.is_searching() || session.position().count_legal() == 0 {
             return;
         }
@@ -344,7 +344,7 @@ impl Xboard {
     }
 
     /// `lift CELL`: highlights where the piece can go (or, after a first leg, where it lands).
-    fn cmd_lift(&mut self, session: &mut Session, text: &str) {
+    fn cmd_lift(&mut self, session: &mut EngineSession, text: &str) {
         let pos = *session.position();
         let Some(cell) = parse_cell(pos.rules().variant, text) else {
             return self.bad(session, "bad square", &format!("lift {text}"));
@@ -371,7 +371,7 @@ impl Xboard {
     }
 
     /// `put CELL`: after a first leg (a cyan cell), highlights the landing cells.
-    fn cmd_put(&mut self, session: &mut Session, text: &str) {
+    fn cmd_put(&mut self, session: &mut EngineSession, text: &str) {
         let pos = *session.position();
         let cell = parse_cell(pos.rules().variant, text);
         match (self.lifted, cell) {
@@ -387,7 +387,7 @@ impl Xboard {
         }
     }
 
-    fn send_targets(&self, session: &Session, pos: &Position, lifted: setup::Cell, via: Option<setup::Cell>) {
+    fn send_targets(&self, session: &EngineSession, pos: &Position, lifted: setup::Cell, via: Option<setup::Cell>) {
         let cells = targets(pos, lifted, via);
         session.out().line(&highlight(pos.rules().variant, &cells));
     }

@@ -4,7 +4,7 @@
 //! engine referee them; see `setup.rs` for the geometry and the move texts, `commands.rs` for
 //! the commands, `printer.rs` for the search output, and docs/protocol.md for the dialogue.
 //!
-//! The engine state is the protocol-free [`Session`] (settings, game, search worker); this
+//! The engine state is the protocol-free [`EngineSession`] (settings, game, search worker); this
 //! adapter adds what only CECP has: who plays which colour, the time control, the analyse
 //! mode and the move the GUI is entering.
 
@@ -14,7 +14,7 @@ pub mod setup;
 
 use crate::input::MAX_LINE;
 use crate::serve::{Flow, Protocol};
-use crate::session::Session;
+use crate::session::EngineSession;
 use printer::{error, result_line, JobState, Mode, XboardPrinter};
 use setup::Cell;
 use std::sync::atomic::AtomicBool;
@@ -110,7 +110,7 @@ impl Xboard {
 
     /// Plays the move a finished search printed (before any command is handled, so the
     /// engine's game always includes the moves the GUI has seen).
-    fn collect(&mut self, session: &mut Session) {
+    fn collect(&mut self, session: &mut EngineSession) {
         let Some((Mode::Play, state)) = &self.job else { return };
         let Some(mv) = state.take_played() else { return };
         self.hint = state.hint();
@@ -125,7 +125,7 @@ impl Xboard {
 
     /// Stops a running search. With `discard` its move is neither printed nor played;
     /// otherwise it is printed (if not yet) and played.
-    pub(crate) fn stop_search(&mut self, session: &mut Session, discard: bool) {
+    pub(crate) fn stop_search(&mut self, session: &mut EngineSession, discard: bool) {
         if let Some((_, state)) = &self.job {
             if discard {
                 state.discard();
@@ -137,12 +137,12 @@ impl Xboard {
     }
 
     /// True while a search of the engine's own move runs.
-    fn thinking(&self, session: &Session) -> bool {
+    fn thinking(&self, session: &EngineSession) -> bool {
         matches!(self.job, Some((Mode::Play, _))) && session.is_searching()
     }
 
     /// Starts thinking about the engine's move if it is on move and the game goes on.
-    fn maybe_think(&mut self, session: &mut Session) {
+    fn maybe_think(&mut self, session: &mut EngineSession) {
         let side = session.position().side_to_move();
         if self.analyzing || self.game_over || self.bad_position || self.engine != Some(side) {
             return;
@@ -158,7 +158,7 @@ impl Xboard {
     }
 
     /// (Re)starts the analysis of the current position, in analyse mode.
-    fn analyse(&mut self, session: &mut Session) {
+    fn analyse(&mut self, session: &mut EngineSession) {
         if !self.analyzing || self.bad_position {
             return;
         }
@@ -170,7 +170,7 @@ impl Xboard {
         self.start(session, Mode::Analyze, limits);
     }
 
-    fn start(&mut self, session: &mut Session, mode: Mode, limits: Limits) {
+    fn start(&mut self, session: &mut EngineSession, mode: Mode, limits: Limits) {
         self.stop_search(session, true);
         let state = Arc::new(JobState::new());
         let printer = XboardPrinter {
@@ -190,23 +190,23 @@ impl Default for Xboard {
 }
 
 impl Protocol for Xboard {
-    fn handle_line(&mut self, session: &mut Session, line: &str) -> Flow {
+    fn handle_line(&mut self, session: &mut EngineSession, line: &str) -> Flow {
         self.collect(session);
         let words: Vec<&str> = line.split_whitespace().collect();
         self.dispatch(session, &words, line)
     }
 
-    fn line_too_long(&mut self, session: &mut Session, bytes: usize) {
+    fn line_too_long(&mut self, session: &mut EngineSession, bytes: usize) {
         session.out().line(&format!(
             "Error (line of {bytes} bytes is longer than {MAX_LINE}): ignored"
         ));
     }
 
-    fn report_error(&self, session: &Session, message: &str) {
+    fn report_error(&self, session: &EngineSession, message: &str) {
         error(session, message);
     }
 
-    fn end(&mut self, session: &mut Session) {
+    fn end(&mut self, session: &mut EngineSession) {
         self.stop_search(session, true);
     }
 }

@@ -10,7 +10,7 @@
 
 use super::setup::{move_text, wide_text};
 use crate::output::{one_line, Output};
-use crate::session::Session;
+use crate::session::EngineSession;
 use crate::worker::Printer;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -41,7 +41,7 @@ pub fn error_text(message: &str) -> String {
 }
 
 /// Prints an error in CECP.
-pub fn error(session: &Session, message: &str) {
+pub fn error(session: &EngineSession, message: &str) {
     session.out().error_line(&error_text(message));
 }
 

@@ -1,6 +1,5 @@
 //! `vorpal-datagen`: well-formed output, deterministic games, resuming and crash recovery.
 
-
 use crate::common::datagen::{quick, scratch};
 use std::collections::BTreeMap;
 use std::path::Path;

@@ -1,7 +1,6 @@
 //! `vorpal-datagen` packed output: both formats agree, resuming cuts partial records, convert
 //! and merge, shard seeds, the score bound, balanced openings, and the command line's errors.
 
-
 use crate::common::datagen::{quick, records, scratch};
 use rand::rngs::StdRng;
 use rand::SeedableRng;

@@ -2,7 +2,6 @@
 //! generated set deeper labels, `vorpal-nnue compare` scores networks and the hand-crafted
 //! evaluation on it; usage errors exit with status 2, failed runs with status 1.
 
-
 use crate::common::datagen::{quick, records, scratch};
 use std::process::{Command, Output};
 use vorpal_tuning::datagen::packed::PackedRecord;

@@ -5,7 +5,6 @@
 //! arbiter's end-of-game verdicts equal verdicts computed independently (reference generator
 //! for mate and stalemate, FEN fields for repetition, the fifty-move rule and bare kings).
 
-
 use crate::common::arbiter_perft;
 use std::collections::BTreeSet;
 use vorpal_client::arbiter::Arbiter;

@@ -4,7 +4,6 @@
 //! generation. Each match's PGN is read back and replayed, and its results file must agree
 //! with the PGN and with the printed summary (recomputed here with `vorpal_tuning::matches::stats`).
 
-
 use crate::common::{args, check_summary, fake, load, run, run_and_kill_after, Scratch, MATCH};
 use std::path::Path;
 use std::process::Command;

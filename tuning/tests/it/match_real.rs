@@ -6,7 +6,6 @@
 //! (e.g. Fairy-Stockfish's alice branch, which needs `UCI_Variant`), a short match against it is
 //! played as well.
 
-
 use crate::common::{args, check_summary, load, run, run_and_kill_after, vorpal, Scratch, MATCH};
 use std::path::Path;
 use std::process::Command;

@@ -5,7 +5,6 @@
 //! batch and resumes from it. (The 20-game matches per variant are run by hand; the
 //! command is in docs/tuning.md.)
 
-
 use crate::common::{args, build_vorpal, field, load_under, run, vorpal, Scratch, MATCH};
 use std::io::Write;
 use std::process::{Command, Stdio};

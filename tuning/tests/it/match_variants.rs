@@ -6,7 +6,6 @@
 //! with the verdict the reference implies, and relaying moves as text through the arbiter gives
 //! the perft counts of `variants.epd`.
 
-
 use crate::common::arbiter_perft;
 use rayon::prelude::*;
 use std::collections::BTreeSet;

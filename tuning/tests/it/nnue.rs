@@ -2,7 +2,6 @@
 //! thread count changes nothing), and the binary (the network it writes loads; bad arguments
 //! are refused with the usage).
 
-
 use crate::common::Scratch;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
