@@ -6,37 +6,16 @@
 pub use crate::gui::{GuiPgn, HttpHead};
 
 use crate::gui::{engine_line_door, gui_command_door, import_pgn_door, parse_head_door};
-use crate::output::Output;
+use crate::output::{Capture, Output};
 use crate::serve::{serve, Protocol};
 use crate::session::EngineSession;
 use crate::uci::Uci;
 use crate::xboard::Xboard;
-use std::io::{Cursor, Write};
-use std::sync::{Arc, Mutex};
+use std::io::Cursor;
 use vorpal_engine::Rules;
 
-/// A writer into a shared buffer: what a session printed.
-#[derive(Clone, Default)]
-struct Printed(Arc<Mutex<Vec<u8>>>);
-
-impl Printed {
-    fn text(&self) -> String {
-        String::from_utf8_lossy(&self.0.lock().unwrap_or_else(|p| p.into_inner())).into_owned()
-    }
-}
-
-impl Write for Printed {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().unwrap_or_else(|p| p.into_inner()).extend_from_slice(buf);
-        Ok(buf.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
 fn dialogue(input: &[u8], protocol: Box<dyn Protocol>) -> String {
-    let printed = Printed::default();
+    let printed = Capture::default();
     let session = EngineSession::new(Output::to(Box::new(printed.clone())));
     serve(&mut Cursor::new(input), session, protocol);
     printed.text()

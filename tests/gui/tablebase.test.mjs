@@ -62,6 +62,8 @@ test('analysis of a KQvK position shows the tablebase verdict', { timeout: 60000
   await page.fill('#fen', 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1');
   await page.click('#loadfen');
   await page.locator('#lines .line').first().waitFor({ timeout: 20000 });
+  // The lines of the old search may be drawn a moment longer: wait for the verdict to go.
+  await page.locator('#lines .tablebase').waitFor({ state: 'detached', timeout: 20000 });
   assert.equal(await page.locator('#lines .tablebase').count(), 0);
   await context.close();
 });

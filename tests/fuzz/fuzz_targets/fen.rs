@@ -5,11 +5,9 @@ use libfuzzer_sys::fuzz_target;
 use vorpal_engine::{FenStyle, Position};
 
 fuzz_target!(|data: &[u8]| {
-    let Some((&rules, text)) = data.split_first() else {
+    let Some((rules, text)) = vorpal_fuzz_targets::rules_and_text(data) else {
         return;
     };
-    let rules = vorpal_fuzz_targets::rules_from(rules);
-    let text = String::from_utf8_lossy(text);
     let Ok(pos) = Position::from_fen(&text, rules) else {
         return;
     };

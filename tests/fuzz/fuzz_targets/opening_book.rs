@@ -5,11 +5,9 @@ use libfuzzer_sys::fuzz_target;
 use vorpal_tuning::matches::openings::{parse_fen_line, parse_openings};
 
 fuzz_target!(|data: &[u8]| {
-    let Some((&rules, text)) = data.split_first() else {
+    let Some((rules, text)) = vorpal_fuzz_targets::rules_and_text(data) else {
         return;
     };
-    let rules = vorpal_fuzz_targets::rules_from(rules);
-    let text = String::from_utf8_lossy(text);
     if let Ok(openings) = parse_openings(&text, rules) {
         for opening in openings.iter().take(16) {
             let pos = opening.position();

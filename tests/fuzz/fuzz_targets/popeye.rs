@@ -4,9 +4,8 @@
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    let Some((&rules, text)) = data.split_first() else {
+    let Some((rules, text)) = vorpal_fuzz_targets::rules_and_text(data) else {
         return;
     };
-    let text = String::from_utf8_lossy(text);
-    let _ = vorpal_protocol::doors::popeye_input(&text, vorpal_fuzz_targets::rules_from(rules));
+    let _ = vorpal_protocol::doors::popeye_input(&text, rules);
 });

@@ -15,6 +15,13 @@ pub fn rules_from(byte: u8) -> Rules {
         .with_chess960(byte >= 128)
 }
 
+/// The rules named by an input's first byte and the rest of it as text (lossily decoded);
+/// None for an empty input.
+pub fn rules_and_text(data: &[u8]) -> Option<(Rules, String)> {
+    let (&rules, text) = data.split_first()?;
+    Some((rules_from(rules), String::from_utf8_lossy(text).into_owned()))
+}
+
 /// Positions of standard Alice with pieces on both boards, castling rights and an en passant
 /// square, for the targets that read moves or engine lines in a position.
 pub const FENS: [&str; 4] = [
