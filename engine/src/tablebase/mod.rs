@@ -39,11 +39,6 @@ pub fn file_entries(material: &Material) -> usize {
     index::Layout::new(material).file_size()
 }
 
-/// The FNV-1a checksum a table file ends with (little-endian), for tests that build files.
-pub fn file_checksum(bytes: &[u8]) -> u64 {
-    file::checksum(bytes)
-}
-
 use std::fmt;
 
 /// An entry: a draw (or, during generation, not yet decided).

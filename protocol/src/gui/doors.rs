@@ -8,6 +8,7 @@ use super::server::parse_head;
 use super::session::Shared;
 use serde_json::Value;
 use std::sync::Arc;
+use vorpal_client::pgn_text::is_result;
 use vorpal_engine::Rules;
 
 /// What the GUI's PGN import made of a text.
@@ -27,10 +28,7 @@ pub fn import_pgn_door(text: &str) -> Result<GuiPgn, String> {
         tree: &game.tree,
         headers: &game.headers,
         players: ["White", "Black"],
-        result: game
-            .tag("Result")
-            .filter(|r| ["1-0", "0-1", "1/2-1/2"].contains(r))
-            .unwrap_or("*"),
+        result: game.tag("Result").filter(|r| is_result(r)).unwrap_or("*"),
         termination: None,
         date: "2026.12.02",
     });

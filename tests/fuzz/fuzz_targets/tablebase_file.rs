@@ -3,7 +3,8 @@
 //! the fuzzer reaches the run-length decoder.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use vorpal_engine::tablebase::{check_file_bytes, file_checksum, file_entries, Material, RULES, VERSION};
+use vorpal_engine::nnue::format::fnv1a;
+use vorpal_engine::tablebase::{check_file_bytes, file_entries, Material, RULES, VERSION};
 
 const MATERIALS: [&str; 4] = ["KQvK", "KRvK", "KPvK", "KBvKP"];
 
@@ -27,7 +28,7 @@ fuzz_target!(|data: &[u8]| {
     }
     bytes.extend_from_slice(rest);
     if mode & 4 == 0 {
-        let sum = file_checksum(&bytes);
+        let sum = fnv1a(&bytes);
         bytes.extend_from_slice(&sum.to_le_bytes());
     }
     let _ = check_file_bytes(&bytes, &material, dtz);
