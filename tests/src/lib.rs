@@ -1,12 +1,11 @@
-//! Workspace test crate: shared helpers for the integration tests in `tests/tests/it/` (one test binary).
+//! Workspace test crate: shared helpers (reference data, the fuzz models, the tiers) for the
+//! integration tests in `tests/tests/it/` and those that run the binary in `protocol/tests/it/`.
 
 #![forbid(unsafe_code)]
 
 pub mod data;
 pub mod doc_examples;
 pub mod fuzz;
-pub mod gui_server;
-pub mod harness;
 pub mod module_graph;
 pub mod reference;
 pub mod rules_check;

@@ -1,7 +1,7 @@
 //! Test tiers. The default tier (`cargo test --workspace`, the README's test command) checks
 //! every rule and behaviour on a budget that keeps the run to a few minutes; the full tier
 //! (`cargo test --workspace -- --ignored`, which CI runs after the default tier) checks the
-//! rest: the deep perft counts, the long random walks, the nested builds and long runs.
+//! rest: the deep perft counts, the long random walks, the long runs.
 //! A suite split between the tiers checks each of its cases in exactly one of them.
 
 /// Perft counts of at most this many leaves belong to the default tier, larger ones to the full tier.

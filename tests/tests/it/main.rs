@@ -1,39 +1,22 @@
-//! The workspace's integration tests as one test binary (one link on a 2-core machine instead
-//! of one per file), a module per suite: `cargo test -p vorpal-tests --test it <module>::`.
+//! The workspace's integration tests of the engine and the workspace as one test binary (one
+//! link on a 2-core machine instead of one per file), a module per suite:
+//! `cargo test -p vorpal-tests --test it <module>::`. The tests that run the `vorpal` binary
+//! live in `protocol/tests/it/`, where Cargo builds the binary for them.
 
-mod annotate;
 mod counting_paths;
-mod doc_examples;
 mod doc_references;
 mod eval_terms;
 mod fen;
 mod fuzz_short;
-mod fuzz_uci;
-mod gui_security;
-mod gui_tablebase;
 mod hash_safety;
 mod mates;
 mod module_graph;
 mod perft_suite;
-mod protocol_abuse;
-mod protocol_cli;
-mod protocol_cli_errors;
-mod protocol_clients;
-mod protocol_docs;
-mod protocol_errors;
-mod protocol_evalfile;
-mod protocol_extensions;
 mod protocol_modules;
-mod protocol_uci;
-mod protocol_variants;
-mod protocol_xboard;
 mod reference_generator;
 mod rules;
 mod rules_en_passant;
 mod search;
-mod solve;
-mod solve_popeye;
-mod tablebase;
 mod variants_notation;
 mod variants_perft;
 mod variants_rules_960_ep;

@@ -5,7 +5,7 @@
 //! batch and resumes from it. (The 20-game matches per variant are run by hand; the
 //! command is in docs/tuning.md.)
 
-use crate::common::{args, build_vorpal, field, load_under, run, vorpal, Scratch, MATCH};
+use crate::common::{args, field, load_under, run, tune_vorpal, vorpal, Scratch, MATCH};
 use std::io::Write;
 use std::process::{Command, Stdio};
 use vorpal_engine::{EnPassant, Rules, Variant};
@@ -63,11 +63,6 @@ fn vorpal_plays_every_variant_under_the_arbiter() {
     assert_eq!(refused.status.code(), Some(2));
 }
 
-/// The `tune` build of `vorpal`, in its own directory of the target.
-fn tune_build() -> String {
-    build_vorpal(&["--features", "tune"], "tune-feature", "debug/vorpal")
-}
-
 fn uci_options(cmd: &str) -> String {
     let mut child = Command::new(cmd)
         .stdin(Stdio::piped())
@@ -88,9 +83,9 @@ fn state_value(text: &str, key: &str) -> f64 {
 }
 
 #[test]
-#[ignore = "full tier: builds the tune binary in a target directory of its own"]
+#[ignore = "full tier: needs a tune build (VORPAL_TUNE_BIN)"]
 fn spsa_tunes_a_tune_build_and_resumes() {
-    let tune = tune_build();
+    let tune = tune_vorpal();
     assert!(uci_options(&tune).contains("option name lmp_base type spin default 4 min 0 max 12"));
     assert!(
         !uci_options(vorpal()).contains("lmp_base"),

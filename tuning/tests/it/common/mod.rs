@@ -222,35 +222,38 @@ pub fn run_and_kill_after(args: &[String], results: &Path, games: usize) -> usiz
     games_in(results)
 }
 
-/// The `vorpal` binary: `VORPAL_BIN`, or the `test`-profile build in this build's target
-/// directory (`target/debug/vorpal`: optimized, debug assertions on; the same binary the
-/// workspace's protocol tests use), (re)built with cargo.
+/// The `vorpal` binary: `VORPAL_BIN`, or the one `cargo test --workspace` builds for the
+/// `vorpal` package's own tests (`target/<profile>/vorpal`, beside this test's `deps/`): Cargo
+/// names a binary only to its own package's tests, and these tests never run cargo themselves.
 pub fn vorpal() -> &'static str {
     static BIN: OnceLock<String> = OnceLock::new();
     BIN.get_or_init(|| {
         if let Ok(bin) = std::env::var("VORPAL_BIN") {
             return bin;
         }
-        build_vorpal(&["--profile", "test"], "", "debug/vorpal")
+        // The test executable is <target>/<profile>/deps/<name>.
+        let exe = std::env::current_exe().expect("the test executable's path");
+        let bin = exe.ancestors().nth(2).expect("tests run from <target>/<profile>/deps");
+        let bin = bin.join(format!("vorpal{}", std::env::consts::EXE_SUFFIX));
+        assert!(
+            bin.is_file(),
+            "{} is missing: run these tests with `cargo test --workspace` (which builds it), \
+             or build it with `cargo build -p vorpal --profile test`, or set VORPAL_BIN",
+            bin.display()
+        );
+        bin.to_string_lossy().into_owned()
     })
 }
 
-/// Builds the `vorpal` package with `flags` into `<target>/<subdir>` (the test's own target
-/// directory, or a directory inside it for a build with other features); returns `<bin>` there.
-pub fn build_vorpal(flags: &[&str], subdir: &str, bin: &str) -> String {
-    // The test executable is <target>/<profile>/deps/<name>.
-    let exe = std::env::current_exe().unwrap();
-    let target: PathBuf = exe.ancestors().nth(3).unwrap().join(subdir);
-    let manifest = Path::new(env!("CARGO_MANIFEST_DIR")).join("../Cargo.toml");
-    let status = Command::new(env!("CARGO"))
-        .args(["build", "-p", "vorpal", "--manifest-path"])
-        .arg(&manifest)
-        .args(flags)
-        .env("CARGO_TARGET_DIR", &target)
-        .status()
-        .expect("cargo runs");
-    assert!(status.success(), "cargo build -p vorpal {flags:?} failed");
-    target.join(bin).to_string_lossy().into_owned()
+/// A `vorpal` built with the `tune` feature, from `VORPAL_TUNE_BIN` (the full tier's command
+/// in docs/testing.md builds it first: a build with other features is no test's own binary).
+pub fn tune_vorpal() -> String {
+    std::env::var("VORPAL_TUNE_BIN").unwrap_or_else(|_| {
+        panic!(
+            "set VORPAL_TUNE_BIN to a `--features tune` build: cargo build -p vorpal \
+             --features tune --target-dir target/tune && VORPAL_TUNE_BIN=target/tune/debug/vorpal"
+        )
+    })
 }
 
 /// Leaves of the move tree to `depth`, every move relayed as the text an engine would send.

@@ -2,8 +2,8 @@
 //! Fairy-Stockfish variant line; the engine plays legal moves in every variant (checked with
 //! the rules core under the same rules); `UCI_Chess960` switches castling to king-takes-rook.
 
+use crate::support::harness::{assert_legal, game_with_rules, Engine, SOON};
 use vorpal_engine::{Rules, Variant};
-use vorpal_tests::harness::{assert_legal, game_with_rules, Engine, SOON};
 
 #[test]
 fn every_variant_starts_and_plays_legal_moves() {

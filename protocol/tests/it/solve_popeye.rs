@@ -4,17 +4,19 @@
 //! proof game of the Andernach examples, and `a=>b` proof games in Popeye input
 //! (`solve-popeye-atob.inp`).
 
+use crate::support::harness::run_cli;
 use serde_json::Value;
 use std::path::PathBuf;
 use std::time::Duration;
 use vorpal_tests::data::read_data;
-use vorpal_tests::harness::run_cli;
 
 const LIMIT: Duration = Duration::from_secs(120);
 
 /// A data file of this crate (not the shared reference data).
 fn local_data(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("data").join(name)
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/data")
+        .join(name)
 }
 
 /// The solution set of one JSON result: keys and forced moves, or every line (short ones

@@ -2,9 +2,9 @@
 //! `result`, `flip`, `eval`, `bench`, `help`, and the Alice options (`UCI_Variant`,
 //! `AliceEnPassant`, `Debug Log File`).
 
+use crate::support::harness::{assert_legal, game_with_rules, Engine, SOON};
 use std::time::Duration;
 use vorpal_engine::{perft, EnPassant, Position, Rules};
-use vorpal_tests::harness::{assert_legal, game_with_rules, Engine, SOON};
 
 #[test]
 fn d_draws_both_boards_then_fen_key_checkers() {

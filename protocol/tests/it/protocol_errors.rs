@@ -2,8 +2,8 @@
 //! engine keeps the position the message names, answers the next `isready`, and still plays
 //! a legal move.
 
+use crate::support::harness::{assert_legal, game_of, Engine, SOON};
 use std::time::Duration;
-use vorpal_tests::harness::{assert_legal, game_of, Engine, SOON};
 
 const START: &str = "position startpos";
 const AFTER_E4: &str = "position startpos moves e2e4";

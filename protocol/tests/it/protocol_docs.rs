@@ -2,8 +2,8 @@
 //! section in the protocol documentation and every documented command is in `help`; the
 //! extensions are written with the same syntax in both.
 
+use crate::support::harness::{run_cli, SOON};
 use std::collections::BTreeSet;
-use vorpal_tests::harness::{run_cli, SOON};
 
 /// The UCI and extension part of docs/protocol.md (up to the CECP chapter).
 fn documented_part() -> String {

@@ -11,8 +11,8 @@
 //! - the FEN's en passant field is `-` unless a capture there is possible under the active
 //!   `AliceEnPassant` option (Fairy-Stockfish and the playing sites write `-` without one).
 
+use crate::support::harness::{Engine, SOON};
 use vorpal_engine::Variant;
-use vorpal_tests::harness::{Engine, SOON};
 
 /// The fields of one `info` line read the way pychess-variants reads them.
 #[derive(Debug)]

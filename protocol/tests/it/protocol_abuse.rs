@@ -4,12 +4,12 @@
 //! `go infinite` with 8 threads, and the input closed during a search. Every `bestmove` is
 //! checked with the rules core.
 
+use crate::support::harness::{assert_legal, game_of, Engine, SOON};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::time::{Duration, Instant};
 use vorpal_engine::{Game, PieceKind, Position};
 use vorpal_tests::fuzz::uci::GO_NUMBER_PARAMETERS;
-use vorpal_tests::harness::{assert_legal, game_of, Engine, SOON};
 
 /// Longest line the engine reads (`protocol/src/input.rs`).
 const MAX_LINE: usize = 1 << 20;

@@ -3,13 +3,13 @@
 //! solver (`solve --tb`). The 3-man set is made in the default tier; the whole 4-man set in
 //! the full tier (or taken from `VORPAL_TB_DIR`).
 
+use crate::support::harness::{run_cli, Engine};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 use vorpal_engine::search::{Limits, SearchControl, SearchOptions, Searcher};
 use vorpal_engine::tablebase::{generate_all, Material, Tablebases, Wdl};
 use vorpal_engine::{Game, Position, Rules};
 use vorpal_tests::data::read_data;
-use vorpal_tests::harness::{run_cli, Engine};
 
 const LONG: Duration = Duration::from_secs(600);
 

@@ -1,9 +1,9 @@
 //! The UCI dialogue over real pipes: handshake, positions, every way to end a search,
 //! pondering, MultiPV, and leaving. Every `bestmove` is checked with the rules core.
 
+use crate::support::harness::{assert_legal, game_of, parse_info, Engine, SOON};
 use std::time::{Duration, Instant};
 use vorpal_engine::Variant;
-use vorpal_tests::harness::{assert_legal, game_of, parse_info, Engine, SOON};
 
 const OPTIONS: [&str; 17] = [
     "Debug Log File",

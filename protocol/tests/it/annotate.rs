@@ -3,12 +3,12 @@
 //! stay, `--json` says what the PGN says, and a bad game among good ones is named (game and
 //! ply) while the others are still reviewed, with exit status 1.
 
+use crate::support::harness::{run_cli, vorpal_binary, Run};
 use serde_json::Value;
 use std::io::{Read, Write};
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::Duration;
-use vorpal_tests::harness::{run_cli, vorpal_binary, Run};
 
 /// Nodes per position: enough to see a mate in one, small enough for the default tier.
 const NODES: &str = "5000";

@@ -4,12 +4,12 @@
 //! processes are counted in /proc).
 #![cfg(target_os = "linux")]
 
+use crate::support::gui_server::{
+    children_of, eventually, fake_engines, misbehaving, process_state, read_reply, GuiServer,
+};
 use std::io::Write;
 use std::net::TcpStream;
 use std::time::{Duration, Instant};
-use vorpal_tests::gui_server::{
-    children_of, eventually, fake_engines, misbehaving, process_state, read_reply, GuiServer,
-};
 
 /// A cheap engine that does the handshake (and plays illegal moves, which these tests never ask for).
 fn fake_engine() -> Vec<String> {

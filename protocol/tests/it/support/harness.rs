@@ -2,16 +2,14 @@
 //! with timeouts (a reader thread feeds a channel, so a test never hangs), and check the
 //! protocol's invariants on everything the engine prints.
 //!
-//! The binary is found next to the test executable (`target/<profile>/vorpal`, the tests
-//! living in `target/<profile>/deps/`) after `cargo build -p vorpal` has been run once per test
-//! process with the same profile and target directory, so it is never stale. Set
-//! `VORPAL_BIN=/path/to/vorpal` to test another build.
+//! The binary is the one Cargo builds for the `vorpal` package's integration tests
+//! (`CARGO_BIN_EXE_vorpal`), so it is never stale. Set `VORPAL_BIN=/path/to/vorpal` to test
+//! another build.
 
 use std::io::{BufRead, BufReader, Read, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
-use std::sync::OnceLock;
 use std::thread;
 use std::time::{Duration, Instant};
 use vorpal_engine::{Game, Move, Position, Rules};
@@ -19,55 +17,11 @@ use vorpal_engine::{Game, Move, Position, Rules};
 /// Generous limit for things that should happen quickly (CI machines can be slow).
 pub const SOON: Duration = Duration::from_secs(10);
 
-/// The `vorpal` binary, built once per test process.
+/// The `vorpal` binary Cargo built for these tests (`VORPAL_BIN` names another build).
 pub fn vorpal_binary() -> PathBuf {
-    static BIN: OnceLock<PathBuf> = OnceLock::new();
-    BIN.get_or_init(|| {
-        if let Some(bin) = std::env::var_os("VORPAL_BIN") {
-            return PathBuf::from(bin);
-        }
-        let exe = std::env::current_exe().expect("the test executable's path");
-        // target/<profile>/deps/<test> -> target/<profile>
-        let profile_dir = exe
-            .parent()
-            .and_then(Path::parent)
-            .expect("tests run from target/<profile>/deps")
-            .to_path_buf();
-        let target_dir = profile_dir.parent().expect("a target directory").to_path_buf();
-        let profile = match profile_dir.file_name().and_then(|n| n.to_str()) {
-            // `cargo test` builds into `debug` with the `test` profile.
-            Some("debug") | None => "test".to_string(),
-            Some(name) => name.to_string(),
-        };
-        let manifest = Path::new(env!("CARGO_MANIFEST_DIR")).join("../Cargo.toml");
-        let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-        let out = Command::new(cargo)
-            .args([
-                "build",
-                "--quiet",
-                "-p",
-                "vorpal",
-                "--bin",
-                "vorpal",
-                "--profile",
-                &profile,
-            ])
-            .arg("--manifest-path")
-            .arg(&manifest)
-            .arg("--target-dir")
-            .arg(&target_dir)
-            .output()
-            .expect("running cargo build -p vorpal");
-        assert!(
-            out.status.success(),
-            "cargo build -p vorpal failed:\n{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let bin = profile_dir.join(format!("vorpal{}", std::env::consts::EXE_SUFFIX));
-        assert!(bin.exists(), "{} was not built", bin.display());
-        bin
-    })
-    .clone()
+    std::env::var_os("VORPAL_BIN")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_BIN_EXE_vorpal")))
 }
 
 /// A running engine in the UCI loop (or, from [`Engine::start_xboard`], the CECP loop).
@@ -330,8 +284,6 @@ pub struct Run {
     pub stdout: String,
     /// Stderr.
     pub stderr: String,
-    /// Wall time.
-    pub elapsed: Duration,
 }
 
 /// Runs `vorpal <args>` with empty stdin; panics after `timeout`.
@@ -377,7 +329,6 @@ pub fn run_cli_env(args: &[&str], env: &[(&str, &str)], timeout: Duration) -> Ru
         status,
         stdout: out.join().unwrap(),
         stderr: err.join().unwrap(),
-        elapsed: start.elapsed(),
     }
 }
 

@@ -2,12 +2,12 @@
 //! through the `vorpal` binary (the long runs use `vorpal-fuzz uci`), and a check that the
 //! generator produces what the target is meant to cover.
 
+use crate::support::harness::vorpal_binary;
 use rand::rngs::StdRng;
 use rand::SeedableRng;
 use vorpal_tests::fuzz::uci::{go_words, uci_stream, words_of, Model, Step, MAX_LINE};
 use vorpal_tests::fuzz::uci_run::{run_stream, Ending};
 use vorpal_tests::fuzz::{run_process, PROCESS_TARGETS};
-use vorpal_tests::harness::vorpal_binary;
 
 #[test]
 fn uci_fuzz_short_run() {

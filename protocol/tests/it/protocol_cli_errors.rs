@@ -4,11 +4,11 @@
 //! reader went away) ends the program quietly with status 141 instead of a panic (an abort,
 //! status 134, in release builds).
 
+use crate::support::harness::{run_cli, vorpal_binary, SOON};
 use std::io::{Read, Write};
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::thread;
 use std::time::{Duration, Instant};
-use vorpal_tests::harness::{run_cli, vorpal_binary, SOON};
 
 /// What a shell reports for a program ended by SIGPIPE; vorpal's status for a closed output.
 const CLOSED_OUTPUT: i32 = 141;

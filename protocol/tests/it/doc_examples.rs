@@ -4,10 +4,10 @@
 //! `vorpal_tests::doc_examples::mask`); the command lines of the README (and of
 //! `docs/nnue.md`, where some of them moved) run and exit 0.
 
+use crate::support::harness::{run_cli, Engine, SOON};
 use std::path::Path;
 use std::time::Duration;
 use vorpal_tests::doc_examples::{examples, matches, Example, Protocol, Step};
-use vorpal_tests::harness::{run_cli, Engine, SOON};
 
 /// A document of the repository.
 fn document(path: &str) -> String {

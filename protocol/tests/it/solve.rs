@@ -2,12 +2,12 @@
 //! sets (from `solve-examples.tsv` and the Popeye input file end to end), tries and
 //! refutations, twins, the text layout, the prunings against the plain search, and bad input.
 
+use crate::support::harness::{run_cli, vorpal_binary};
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 use vorpal_tests::data::{data_file, read_data};
-use vorpal_tests::harness::{run_cli, vorpal_binary};
 
 const LIMIT: Duration = Duration::from_secs(120);
 

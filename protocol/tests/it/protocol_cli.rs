@@ -1,10 +1,10 @@
 //! The command line: `vorpal <command> [args]` runs one command and exits; `vorpal analyze`
 //! prints a diagram and one readable line per depth (or JSON); progress goes to stderr.
 
+use crate::support::harness::{run_cli, run_cli_env, SOON};
 use std::time::Duration;
 use vorpal_engine::nnue::SimdPath;
 use vorpal_engine::{perft, Position, Rules};
-use vorpal_tests::harness::{run_cli, run_cli_env, SOON};
 
 const LONG: Duration = Duration::from_secs(120);
 

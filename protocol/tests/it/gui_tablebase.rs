@@ -4,10 +4,10 @@
 //! at start-up with a clear message.
 #![cfg(target_os = "linux")]
 
+use crate::support::gui_server::GuiServer;
+use crate::support::harness::run_cli;
 use std::path::PathBuf;
 use std::time::Duration;
-use vorpal_tests::gui_server::GuiServer;
-use vorpal_tests::harness::run_cli;
 
 /// Mate in 4 for White (the tables' depth to mate).
 const KQK: &str = "8/6|Q1/8/8/8/4|k1K1/8/8 w - - 0 1";

@@ -4,8 +4,8 @@
 //! checked legal with the rules core after translating XBoard's cells (and multi-leg captures
 //! and castling) back to the wide notation read by `Position::parse_uci`.
 
+use crate::support::harness::{Engine, SOON};
 use vorpal_engine::{BoardId, FenStyle, Game, Move, Position, Rules, Square, Variant};
-use vorpal_tests::harness::{Engine, SOON};
 
 /// The variants XBoard can draw (at most 16 files).
 fn offered() -> Vec<Variant> {

@@ -2,7 +2,7 @@
 //! prints (with its access token), send raw HTTP/1.1 requests, and look at its child processes
 //! in `/proc` (Linux).
 
-use crate::harness::{vorpal_binary, SOON};
+use super::harness::{vorpal_binary, SOON};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::path::PathBuf;
@@ -45,7 +45,7 @@ impl Reply {
 
 /// The fake engines' folder.
 pub fn fake_engines() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("gui/fake-engines")
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/gui/fake-engines")
 }
 
 /// `--engine` settings for `misbehaving.sh MODE` (and its FILE argument, if any).

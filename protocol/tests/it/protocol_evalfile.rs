@@ -3,9 +3,9 @@
 //! searching); a valid file is used; `<embedded>` brings the built-in network back; `UseNNUE
 //! false` switches the search to the hand-crafted evaluation.
 
+use crate::support::harness::{assert_legal, game_of, Engine, SOON};
 use std::path::PathBuf;
 use vorpal_engine::nnue::{NetFile, EMBEDDED_NET, HIDDEN, INPUTS};
-use vorpal_tests::harness::{assert_legal, game_of, Engine, SOON};
 
 /// A scratch directory for this test's files.
 fn scratch(name: &str) -> PathBuf {
