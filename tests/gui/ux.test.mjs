@@ -318,15 +318,64 @@ test('a finished game against the engine: banner with Rematch and Analyse', asyn
   await closePage(page);
 });
 
-test('phone size 390x844: no sideways scrolling, boards stacked, cells of 40 px or more', async () => {
-  const page = await openPage({ viewport: { width: 390, height: 844 } });
+/** The bounding box of `selector`, checked to lie inside a `w`x`h` window without scrolling. */
+async function inView(page, selector, w, h) {
+  const box = await page.locator(selector).boundingBox();
+  assert.ok(box, `${selector} is shown`);
+  const scrolled = await page.evaluate(() => [window.scrollX, window.scrollY]);
+  assert.deepEqual(scrolled, [0, 0], 'the page is not scrolled');
+  assert.ok(box.x >= 0 && box.y >= 0 && box.x + box.width <= w + 0.5 && box.y + box.height <= h + 0.5,
+    `${selector} at ${JSON.stringify(box)} is outside the ${w}x${h} window`);
+  return box;
+}
+
+test('phone 390x844: boards, status, last move and best line on one screen; a game played by taps', async () => {
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, bypassCSP: true });
+  const page = await openPage({ context });
   const m = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
   assert.ok(m.scroll <= m.client, `document ${m.scroll} px wide in a ${m.client} px window`);
-  const a = await page.locator(cell('A', 'e4')).boundingBox();
-  const b = await page.locator(cell('B', 'e4')).boundingBox();
-  assert.ok(a.width >= 40, `cells ${a.width} px`);
-  assert.ok(b.y > a.y && b.x + b.width <= 390, 'B is below A and on the screen');
+  // Two people: a whole (short) game by taps, origin then landing square on the other board.
+  await page.selectOption('#mode', 'human');
+  await page.tap('#newgame');
+  await moveCount(page, 0);
+  const taps = [[['A', 'e2'], ['B', 'e4']], [['A', 'e7'], ['B', 'e5']], [['A', 'd1'], ['B', 'h5']], [['A', 'g8'], ['B', 'f6']], [['B', 'h5'], ['A', 'e5']]];
+  for (const [i, [from, to]] of taps.entries()) {
+    await page.tap(cell(...from));
+    await page.tap(cell(...to));
+    await moveCount(page, i + 1);
+    await page.waitForFunction((k) => document.getElementById('lastmove').textContent.includes(k), i % 2 ? '…' : '.');
+  }
+  await page.waitForFunction(() => /mate/i.test(document.getElementById('status').textContent));
+  const a = await inView(page, '.board-A', 390, 844);
+  const b = await inView(page, '.board-B', 390, 844);
+  assert.ok(b.y > a.y, 'B is below A');
+  await inView(page, '#status', 390, 844);
+  const last = await inView(page, '#lastmove', 390, 844);
+  assert.ok(last.height > 0);
+  assert.match(await page.textContent('#lastmove'), /3\. Qxe5\/A#?|3\. Qxe5#/);
+  const c = await page.locator(cell('A', 'e4')).boundingBox();
+  assert.ok(c.width >= 36, `cells ${c.width} px (at least 36 px to tap)`);
+  // Analysis of the position before the mate: the evaluation and the best line are in view too.
+  await page.keyboard.press('ArrowLeft');
+  await page.waitForFunction(() => document.querySelector('#moves .current')?.dataset.ply === '4');
+  await page.selectOption('#mode', 'analysis');
+  await page.waitForFunction(() => document.querySelectorAll('#lines .line').length > 0, null, { timeout: 15000 });
+  await page.waitForTimeout(500);
+  await inView(page, '.board-B', 390, 844);
+  await inView(page, '#lines .line', 390, 844);
+  await inView(page, '#evaltext', 390, 844);
+  await page.screenshot({ path: join(SHOTS, 'phone-analysis-390x844.png') });
   await closePage(page);
+});
+
+test('a phone on its side (844x390) and a laptop (1024x700): both boards and the status in view', async () => {
+  for (const [w, h] of [[844, 390], [1024, 700]]) {
+    const page = await openPage({ viewport: { width: w, height: h } });
+    await inView(page, '.board-A', w, h);
+    await inView(page, '.board-B', w, h);
+    await inView(page, '#status', w, h);
+    await closePage(page);
+  }
 });
 
 test('desktop: cells of 56 px at 1400x900 and 44 px at 1024x700', async () => {

@@ -39,9 +39,9 @@ function show(s) {
   receivedAt = performance.now();
   boards.setBlackView(s.human === 'black');
   boards.render(s);
-  fitCells();
   $('status').textContent = s.status;
   $('status').classList.toggle('over', !!s.result);
+  $('lastmove').textContent = lastMoveText(s);
   if (s.message) notice(s.message);
   renderMoves($('moves'), s, (node) => send({ cmd: 'goto', node }));
   markMoves($('moves'), s);
@@ -50,6 +50,7 @@ function show(s) {
   renderEval($('evalbar'), $('evaltext'), s);
   renderPlayers($('player-top'), $('player-bottom'), s, receivedAt, boards.reversed);
   boards.setArrow(s.lines[0]?.best ?? null);
+  fitCells();
   if (document.activeElement !== $('fen')) $('fen').value = s.fen;
   $('restart').hidden = !s.engines.some((e) => e.failed);
   $('promote').disabled = s.mainLine;
@@ -245,8 +246,10 @@ function step(key) {
   if (target !== state.node) send({ cmd: 'goto', node: target });
 }
 
-/** Sizes the cells so that the boards fit the window beside the panel (below 760 px the
- * boards are stacked, A above B, each as wide as the screen). */
+/** Sizes the cells so that the boards fit the window beside the panel. Below 760 px (a phone
+ * upright) the boards are stacked, A above B, and sized so that both, whose turn it is, the
+ * last move and (in analysis) the best line are in view without scrolling; cells stay at
+ * least 36 px, large enough to tap. */
 function fitCells() {
   if (!state) return;
   const w = document.documentElement.clientWidth;
@@ -255,7 +258,15 @@ function fitCells() {
   document.body.classList.toggle('narrow', narrow);
   let cell;
   if (narrow) {
-    cell = Math.floor((w - 20) / state.files);
+    cell = Math.max(36, Math.min(64, Math.floor((w - 40) / state.files)));
+    setCell(cell);
+    // Shrink until the last thing that must be seen fits the screen (one pass: the layout
+    // below the boards does not depend on the cell size).
+    const must = state.mode === 'analysis' ? $('lines') : $('lastmove');
+    const first = must.querySelector('.line') ?? must;
+    const bottom = Math.max(first.getBoundingClientRect().bottom, $('lastmove').getBoundingClientRect().bottom) + window.scrollY;
+    const over = bottom + 4 - h;
+    if (over > 0) cell = Math.max(36, cell - Math.ceil(over / (8 * state.boards)));
   } else {
     // The panel takes what the boards can spare: 230 px on small screens, up to 400 px.
     const aside = w >= 1200 ? Math.min(400, Math.round(w * 0.27)) : 230;
@@ -263,11 +274,23 @@ function fitCells() {
     const columns = state.files * state.boards + (state.boards - 1) * 0.5;
     const byWidth = (w - aside - 20 - 12 - 20 - 4 * state.boards) / columns;
     const byHeight = (h - 190) / 8;
-    cell = Math.floor(Math.min(byWidth, byHeight));
+    cell = Math.max(24, Math.min(88, Math.floor(Math.min(byWidth, byHeight))));
   }
-  cell = Math.max(24, Math.min(88, cell));
-  document.documentElement.style.setProperty('--cell', `${cell}px`);
+  setCell(cell);
   boards.drawArrow();
+}
+
+function setCell(cell) {
+  document.documentElement.style.setProperty('--cell', `${cell}px`);
+}
+
+/** "Last move: 12… Nf3/A" for the shown position (its own element, in view on a phone). */
+function lastMoveText(s) {
+  const here = s.nodes.find((n) => n.id === s.node);
+  if (!here || here.ply === 0 || !here.san) return 'Start position';
+  const half = here.ply - 1 + (s.startBlack ? 1 : 0);
+  const number = s.startMove + Math.floor(half / 2);
+  return `Last move: ${number}${half % 2 === 1 ? '…' : '.'} ${here.san}`;
 }
 
 /** A short click for each move (WebAudio, no sound file), when the person asked for it. */
@@ -308,7 +331,11 @@ function wire() {
   $('last').addEventListener('click', () => step('End'));
   $('promote').addEventListener('click', () => send({ cmd: 'promote', node: state.node }));
   $('delete').addEventListener('click', () => send({ cmd: 'delete', node: state.node }));
-  $('newgame').addEventListener('click', newGame);
+  $('newgame').addEventListener('click', () => {
+    // On a phone the button is below the boards: show the new game's boards.
+    if (document.body.classList.contains('narrow')) window.scrollTo(0, 0);
+    return newGame();
+  });
   $('rematch').addEventListener('click', async () => {
     $('color').value = $('color').value === 'white' ? 'black' : 'white';
     await send(settings());
