@@ -10,6 +10,7 @@ const API: &str = include_str!("assets/api.js");
 const PANELS: &str = include_str!("assets/panels.js");
 const STORE: &str = include_str!("assets/store.js");
 const REVIEW: &str = include_str!("assets/review.js");
+const DRAWINGS: &str = include_str!("assets/drawings.js");
 
 /// One drawing per piece kind, by its letter.
 const PIECES: [(char, &str); 6] = [
@@ -37,6 +38,7 @@ pub fn find(path: &str) -> Option<(Vec<u8>, &'static str)> {
         "/panels.js" => Some((PANELS, js)),
         "/store.js" => Some((STORE, js)),
         "/review.js" => Some((REVIEW, js)),
+        "/drawings.js" => Some((DRAWINGS, js)),
         _ => None,
     };
     if let Some((body, kind)) = page {

@@ -8,7 +8,7 @@
 /** @typedef {{sid: string, version: number, onState: (s: any) => void, onError: (msg: string) => void}} Link */
 
 if (new URLSearchParams(window.location.search).has('token')) {
-  window.history.replaceState(null, '', window.location.pathname);
+  window.history.replaceState(null, '', window.location.pathname + window.location.hash);
 }
 
 /** This tab's session id, kept so that a reload rejoins its game. */

@@ -7,6 +7,7 @@ import { Boards, pieceElement } from './board.js';
 import { renderMoves, renderLines, renderEval, renderPlayers } from './panels.js';
 import { renderReview, markMoves } from './review.js';
 import { loadGame, saveGame, holdSid, sidTaken, loadPrefs, savePrefs } from './store.js';
+import { readComment, writeComment, toggleShape } from './drawings.js';
 
 const $ = (id) => document.getElementById(id);
 const link = { sid: '', version: 0, onState: show, onError: notice, onGone: reconnect };
@@ -15,7 +16,7 @@ let receivedAt = 0;
 let restoring = false;
 const prefs = loadPrefs();
 
-const boards = new Boards($('boards'), { onMove: chooseAndPlay, onReject: reject });
+const boards = new Boards($('boards'), { onMove: chooseAndPlay, onReject: reject, onNoMove: notice, onDraw: draw });
 
 /** The one place for messages; cleared by the next success. */
 function notice(text) {
@@ -31,13 +32,34 @@ function reject(r) {
   notice(`${label} is illegal: ${r.why}`);
 }
 
+/** The shown move's node. */
+const shownNode = (s) => s.nodes.find((n) => n.id === s.node);
+
+/** A shape drawn on the boards: toggled in the shown move's comment, which keeps it. */
+function draw(shape) {
+  if (!state) return;
+  const { text, shapes } = readComment(shownNode(state)?.comment);
+  send({ cmd: 'comment', node: state.node, text: writeComment(text, toggleShape(shapes, shape)) });
+}
+
+/** The comment box's text written into the shown move's comment (its shapes kept). */
+function saveComment() {
+  if (!state) return;
+  const { text, shapes } = readComment(shownNode(state)?.comment);
+  const typed = $('comment').value.replace(/\s+/g, ' ').trim();
+  if (typed === text) return;
+  send({ cmd: 'comment', node: state.node, text: writeComment(typed, shapes) });
+}
+
 function show(s) {
   if (state && s.version <= state.version) return;
   const previous = state;
   state = s;
   link.version = s.version;
   receivedAt = performance.now();
-  boards.setBlackView(s.human === 'black');
+  // Playing Black turns the boards round; a mode without a side (analysis, two people) keeps
+  // the side they were seen from.
+  if (s.human) boards.setBlackView(s.human === 'black');
   boards.render(s);
   $('status').textContent = s.status;
   $('status').classList.toggle('over', !!s.result);
@@ -49,7 +71,12 @@ function show(s) {
   renderLines($('lines'), s, playLine);
   renderEval($('evalbar'), $('evaltext'), s);
   renderPlayers($('player-top'), $('player-bottom'), s, receivedAt, boards.reversed);
-  boards.setArrow(s.lines[0]?.best ?? null);
+  boards.setArrows(s.lines.map((l) => l.best));
+  const here = readComment(shownNode(s)?.comment);
+  boards.setShapes(here.shapes);
+  if (document.activeElement !== $('comment')) $('comment').value = here.text;
+  $('poslink').href = positionLink(s);
+  showThinking(s);
   fitCells();
   if (document.activeElement !== $('fen')) $('fen').value = s.fen;
   $('restart').hidden = !s.engines.some((e) => e.failed);
@@ -80,6 +107,38 @@ function show(s) {
   showBanner(s);
   if (previous && previous.node !== s.node && s.moves.length > (previous.moves?.length ?? 0)) moveSound();
   if (!restoring) saveGame(s, settings());
+}
+
+/** "Vorpal is thinking" while an engine searches for its move in play and watch modes. */
+function showThinking(s) {
+  const engineTurn = !s.result
+    && (s.mode === 'watch' || (s.mode === 'play' && s.human && s.human !== s.turn));
+  const name = s.engines.find((e) => e.name)?.name || 'The engine';
+  $('thinking').hidden = !engineTurn;
+  $('thinking').textContent = engineTurn ? `${s.mode === 'watch' ? 'The engine' : name} is thinking…` : '';
+}
+
+/** This page's address with the shown position in its fragment (`#fen=…&variant=…`): opened
+ * on any Vorpal page (its own link and token) or the static site, it shows that position. */
+function positionLink(s) {
+  const params = new URLSearchParams({ fen: s.fen, variant: s.variant });
+  return `${location.origin}${location.pathname}${location.search}#${params}`;
+}
+
+/** A position named in the address's fragment: opened once, then the fragment is removed (a
+ * reload then keeps the game played from it). */
+async function openLinkedPosition() {
+  const params = new URLSearchParams(location.hash.slice(1));
+  const fen = params.get('fen');
+  if (!fen) return;
+  history.replaceState(null, '', `${location.pathname}${location.search}`);
+  const variant = params.get('variant');
+  if (variant && state && variant !== state.variant) {
+    const r = await send({ cmd: 'new', variant, chess960: false, enPassant: $('enpassant').value });
+    if (!r.ok) return;
+  }
+  $('fen').value = fen;
+  await send({ cmd: 'fen', fen });
 }
 
 /** The end banner: the result with Rematch and Analyse, when a game against the engine (or
@@ -411,6 +470,14 @@ function wire() {
     step(e.key);
   }, true);
   window.addEventListener('resize', fitCells);
+  window.addEventListener('hashchange', openLinkedPosition);
+  $('comment').addEventListener('change', saveComment);
+  $('comment').addEventListener('keydown', (e) => {
+    if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
+      e.preventDefault();
+      saveComment();
+    }
+  });
   window.addEventListener('pagehide', () => {
     link.closed = true;
     closeSession(link);
@@ -487,6 +554,7 @@ async function start() {
     const old = savedSession();
     await openFresh(!!old && (await sidTaken(old)));
     pollLoop(link);
+    await openLinkedPosition();
   } catch (e) {
     $('status').textContent = `Cannot open a game: ${e.message}`;
   }

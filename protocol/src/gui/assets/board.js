@@ -2,9 +2,13 @@
 // state. Input: click-click and drag-and-drop. A picked-up piece marks its landing cells on
 // the other board (captures marked differently); a drop that is no legal move snaps back with
 // a short reason. The landing squares come from the server's legal move list, never from rules
-// known here.
+// known here. The right button (a long press on touch) draws arrows and circles.
 
 import { PIECES } from './pieces.js';
+import { arrowParts, colourOf, drawShapes } from './drawings.js';
+
+/** How long a touch must rest on a cell to start a drawing. */
+const LONG_PRESS_MS = 550;
 
 const LETTERS = ['A', 'B', 'C'];
 const FILES = 'abcdefgh';
@@ -12,7 +16,8 @@ const FILES = 'abcdefgh';
 export class Boards {
   /**
    * @param {HTMLElement} root the container of the boards
-   * @param {{onMove: (moves: any[]) => void, onReject: (why: string) => void}} hooks
+   * @param {{onMove: (moves: any[]) => void, onReject: (why: {label: string, why: string}) => void,
+   *   onNoMove: (text: string) => void, onDraw: (shape: object) => void}} hooks
    */
   constructor(root, hooks) {
     this.root = root;
@@ -20,12 +25,16 @@ export class Boards {
     this.layout = '';
     this.flipped = false; // the person's Flip
     this.blackView = false; // the person plays Black: the boards turn round
-    this.arrow = null;
+    this.arrows = []; // the engine's best moves, the first line's first
+    this.shapes = []; // the person's arrows and circles on the shown move
+    this.drawing = null; // {board, square, colour, touch}: a drawing begun
+    this.press = null; // a touch waiting to become a long press
     this.state = null;
     this.selected = null; // {board, square}
     this.drag = null;
     this.cells = new Map(); // "A:e4" -> cell element
     root.addEventListener('pointerdown', (e) => this.pointerDown(e));
+    root.addEventListener('contextmenu', (e) => e.preventDefault());
     window.addEventListener('pointermove', (e) => this.pointerMove(e));
     window.addEventListener('pointerup', (e) => this.pointerUp(e));
     root.addEventListener('keydown', (e) => {
@@ -150,6 +159,12 @@ export class Boards {
     this.drawArrow();
   }
 
+  /** Shows the person's `shapes` (see drawings.js). */
+  setShapes(shapes) {
+    this.shapes = shapes;
+    this.drawArrow();
+  }
+
   movesFrom(sel) {
     if (!this.state) return [];
     return this.state.legal.filter((m) => m.from === sel.square && m.fromBoard === sel.board);
@@ -189,54 +204,44 @@ export class Boards {
     return { label, why: `the ${name} on ${this.selected.square} of board ${this.selected.board} cannot go to ${square} of board ${cell.dataset.board}` };
   }
 
-  /** Draws an arrow for `move` (a move of the view, or null): from its start to its target
-   * on the board it is played on, and a ring on its landing cell on the other board. */
-  setArrow(move) {
-    this.arrow = move;
+  /** Draws an arrow for each of `moves` (moves of the view: the best move of each line,
+   * the first line's boldest): from its start to its target on the board it is played on,
+   * and a ring on its landing cell on the other board. */
+  setArrows(moves) {
+    this.arrows = moves.filter(Boolean);
     this.drawArrow();
   }
 
+  /** Draws the engine's arrows and the person's shapes. */
   drawArrow() {
     this.root.querySelector('svg.arrows')?.remove();
-    const m = this.arrow;
-    if (!m) return;
-    const from = this.cells.get(`${m.fromBoard}:${m.from}`);
-    const target = this.cells.get(`${m.fromBoard}:${m.alt}`);
-    const landing = this.cells.get(`${m.toBoard}:${m.to}`);
-    if (!from || !target || !landing) return;
+    drawShapes(this.root, this.cells, this.shapes);
+    if (!this.arrows.length) return;
     const box = this.root.getBoundingClientRect();
     const centre = (el) => {
       const r = el.getBoundingClientRect();
       return [r.left - box.left + r.width / 2, r.top - box.top + r.height / 2, r.width];
     };
-    const [x1, y1, w] = centre(from);
-    const [x2, y2] = centre(target);
-    const [x3, y3] = centre(landing);
     const ns = 'http://www.w3.org/2000/svg';
     const svg = document.createElementNS(ns, 'svg');
     svg.setAttribute('class', 'arrows');
     svg.setAttribute('width', String(box.width));
     svg.setAttribute('height', String(box.height));
-    const len = Math.hypot(x2 - x1, y2 - y1) || 1;
-    const head = w * 0.35;
-    const ux = (x2 - x1) / len;
-    const uy = (y2 - y1) / len;
-    const bx = x2 - ux * head;
-    const by = y2 - uy * head;
-    const line = document.createElementNS(ns, 'line');
-    for (const [k, v] of [['x1', x1], ['y1', y1], ['x2', bx], ['y2', by]]) line.setAttribute(k, String(v));
-    line.setAttribute('stroke-width', String(w * 0.16));
-    const tip = document.createElementNS(ns, 'polygon');
-    const px = -uy * head * 0.6;
-    const py = ux * head * 0.6;
-    tip.setAttribute('points', `${x2},${y2} ${bx + px},${by + py} ${bx - px},${by - py}`);
-    const ring = document.createElementNS(ns, 'circle');
-    ring.setAttribute('cx', String(x3));
-    ring.setAttribute('cy', String(y3));
-    ring.setAttribute('r', String(w * 0.4));
-    ring.setAttribute('stroke-width', String(w * 0.08));
-    svg.append(line, tip, ring);
-    svg.dataset.move = m.uci;
+    // The later lines' arrows first, so that the best one is drawn on top.
+    for (const [i, m] of [...this.arrows.entries()].reverse()) {
+      const from = this.cells.get(`${m.fromBoard}:${m.from}`);
+      const target = this.cells.get(`${m.fromBoard}:${m.alt}`);
+      const landing = this.cells.get(`${m.toBoard}:${m.to}`);
+      if (!from || !target || !landing) continue;
+      const [x1, y1, w] = centre(from);
+      const [x3, y3] = centre(landing);
+      const cls = i === 0 ? 'best' : 'other';
+      const ring = document.createElementNS(ns, 'circle');
+      for (const [k, v] of [['cx', x3], ['cy', y3], ['r', w * 0.4], ['stroke-width', w * (i === 0 ? 0.08 : 0.05)]]) ring.setAttribute(k, String(v));
+      ring.setAttribute('class', cls);
+      svg.append(...arrowParts(ns, [x1, y1], centre(target), i === 0 ? w : w * 0.7, cls), ring);
+    }
+    svg.dataset.move = this.arrows[0].uci;
     this.root.appendChild(svg);
   }
 
@@ -246,10 +251,25 @@ export class Boards {
   }
 
   pointerDown(e) {
-    if (e.button !== 0) return;
     const cell = e.target.closest('.cell');
     if (!cell) return;
     const here = { board: cell.dataset.board, square: cell.dataset.square };
+    if (e.button === 2) {
+      this.drawing = { ...here, colour: colourOf(e) };
+      e.preventDefault();
+      return;
+    }
+    if (e.button !== 0) return;
+    if (this.drawing?.touch) {
+      // A long press began a drawing: this tap ends it (on the same cell: a circle).
+      this.finishDrawing(cell);
+      e.preventDefault();
+      return;
+    }
+    if (e.pointerType === 'touch') {
+      const timer = setTimeout(() => this.longPress(), LONG_PRESS_MS);
+      this.press = { ...here, x: e.clientX, y: e.clientY, timer, cell };
+    }
     if (this.selected && this.movesTo(cell).length) {
       this.drag = { start: here, x: e.clientX, y: e.clientY, ghost: null, clickTarget: cell };
       return;
@@ -267,10 +287,53 @@ export class Boards {
       this.selected = null;
       this.markSelection();
       if (why) this.hooks.onReject(why);
+      else this.noMove(cell);
+      return;
     }
+    this.noMove(cell);
+  }
+
+  /** Feedback for a piece picked up that has no move now. */
+  noMove(cell) {
+    const piece = this.state?.pieces.find((p) => p.square === cell.dataset.square && p.board === cell.dataset.board);
+    if (!piece || !this.state) return;
+    const mine = (piece.piece[0] === 'w') === (this.state.turn === 'white');
+    const where = `the ${pieceName(piece.piece)} on ${cell.dataset.square} of board ${cell.dataset.board}`;
+    if (!this.state.legal.length) this.hooks.onNoMove('No move can be played in this position.');
+    else if (!mine) this.hooks.onNoMove(`It is ${this.state.turn === 'white' ? 'White' : 'Black'}'s move: ${where} is not theirs.`);
+    else this.hooks.onNoMove(`${where[0].toUpperCase()}${where.slice(1)} has no legal move.`);
+  }
+
+  /** A touch rested on a cell: a drawing begins there (a tap on a cell ends it). */
+  longPress() {
+    const p = this.press;
+    this.press = null;
+    if (!p) return;
+    this.drag = null;
+    this.selected = null;
+    this.markSelection();
+    this.drawing = { board: p.board, square: p.square, colour: 'G', touch: true };
+    p.cell.classList.add('draw-from');
+  }
+
+  /** Ends a drawing on `cell`: a circle on the start cell, or an arrow on the start's board. */
+  finishDrawing(cell) {
+    const d = this.drawing;
+    this.drawing = null;
+    for (const c of this.root.querySelectorAll('.draw-from')) c.classList.remove('draw-from');
+    if (!d || !cell) return;
+    const square = cell.dataset.square;
+    const shape = square === d.square && cell.dataset.board === d.board
+      ? { colour: d.colour, board: d.board, from: d.square }
+      : { colour: d.colour, board: d.board, from: d.square, to: square };
+    this.hooks.onDraw(shape);
   }
 
   pointerMove(e) {
+    if (this.press && Math.hypot(e.clientX - this.press.x, e.clientY - this.press.y) > 8) {
+      clearTimeout(this.press.timer);
+      this.press = null;
+    }
     const d = this.drag;
     if (!d || !d.piece) return;
     if (!d.ghost && Math.hypot(e.clientX - d.x, e.clientY - d.y) > 4) {
@@ -290,6 +353,14 @@ export class Boards {
   }
 
   pointerUp(e) {
+    if (this.press) {
+      clearTimeout(this.press.timer);
+      this.press = null;
+    }
+    if (e.button === 2 && this.drawing && !this.drawing.touch) {
+      this.finishDrawing(this.cellAt(e.clientX, e.clientY));
+      return;
+    }
     const d = this.drag;
     if (!d) return;
     this.drag = null;

@@ -2,6 +2,8 @@
 // clocks, drawn from the server's state. Clicking a move shows that position; clicking a move
 // of an analysis line plays the line up to it.
 
+import { readComment } from './drawings.js';
+
 /** Fills the move list (`#moves`) with the whole tree, as on lichess: the main line's moves
  * (class `move`), each variation in parentheses after the move it replaces (its moves have the
  * classes `move variation`), comments in braces, the shown move highlighted. */
@@ -25,7 +27,8 @@ export function renderMoves(el, state, onGoto) {
     if (node.id === state.node) s.classList.add('current');
     s.addEventListener('click', () => onGoto(node.id));
     parentEl.append(s, ' ');
-    if (node.comment) parentEl.append(span('comment', node.comment), ' ');
+    const text = readComment(node.comment).text;
+    if (text) parentEl.append(span('comment', text), ' ');
   };
   // Writes the line after `node` into parentEl; variations nest in their own elements.
   const line = (node, variation, forceNumber, parentEl) => {
@@ -46,7 +49,8 @@ export function renderMoves(el, state, onGoto) {
       at = main;
     }
   };
-  if (root.comment) el.appendChild(span('comment', root.comment));
+  const rootText = readComment(root.comment).text;
+  if (rootText) el.appendChild(span('comment', rootText));
   line(root, false, true, el);
   if (state.gameResult !== '*') el.appendChild(span('result', state.gameResult));
   const current = el.querySelector('.current');

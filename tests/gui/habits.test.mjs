@@ -1,0 +1,196 @@
+// Browser tests of the lichess habits of `vorpal gui` (issue 36): arrows and circles drawn with
+// the right button or a long press and kept in PGN as [%cal]/[%csl], comments written in the
+// page, an arrow per engine line, a position link, the side kept from play to analysis,
+// feedback for a piece without a move, and a sign that the engine is thinking.
+
+import { test as nodeTest, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { chromium } from 'playwright-core';
+import { startGui } from './launch.mjs';
+
+const BIN = process.env.VORPAL_BIN;
+let browser;
+let server;
+const test = (name, fn) => nodeTest(name, { timeout: 180000 }, fn);
+const cell = (board, square) => `[data-board="${board}"][data-square="${square}"]`;
+const ready = (page) => page.waitForFunction(() => /to move|wins|Draw|loses/.test(document.getElementById('status').textContent));
+
+async function openPage(opts = {}) {
+  const context = await browser.newContext({ viewport: opts.viewport || { width: 1400, height: 900 }, bypassCSP: true, hasTouch: !!opts.touch });
+  const page = await context.newPage();
+  page.on('pageerror', (e) => { throw e; });
+  await page.goto(opts.url || server.url);
+  await ready(page);
+  return page;
+}
+
+async function closePage(page) {
+  const hide = page.evaluate(() => window.dispatchEvent(new Event('pagehide'))).catch(() => {});
+  await Promise.race([hide, new Promise((ok) => setTimeout(ok, 3000))]);
+  await page.context().close();
+}
+
+async function clickMove(page, from, to) {
+  await page.click(cell(...from));
+  await page.click(cell(...to));
+}
+
+async function moveCount(page, n) {
+  await page.waitForFunction((k) => document.querySelectorAll('#moves .move').length === k, n, { timeout: 30000 });
+}
+
+/** A right-button drag from one cell to another (the same cell: a right click). */
+async function rightDrag(page, from, to, modifiers = []) {
+  const a = await page.locator(cell(...from)).boundingBox();
+  const b = await page.locator(cell(...to)).boundingBox();
+  for (const m of modifiers) await page.keyboard.down(m);
+  await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
+  await page.mouse.down({ button: 'right' });
+  await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2, { steps: 4 });
+  await page.mouse.up({ button: 'right' });
+  for (const m of modifiers) await page.keyboard.up(m);
+}
+
+async function exportedPgn(page, needle) {
+  await page.click('#exportpgn');
+  await page.waitForFunction((k) => document.getElementById('pgn').value.includes(k), needle);
+  return page.inputValue('#pgn');
+}
+
+async function newHumanGame(page) {
+  await page.selectOption('#mode', 'human');
+  await page.click('#newgame');
+  await moveCount(page, 0);
+}
+
+before(async () => {
+  assert.ok(BIN, 'VORPAL_BIN must name the vorpal binary');
+  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
+  server = await startGui(BIN, ['--port', '0']);
+});
+
+after(async () => {
+  await browser?.close();
+  server?.child.kill();
+});
+
+test('arrows, circles and comments survive export and import, on the start position too', async () => {
+  const page = await openPage();
+  await newHumanGame(page);
+  // On the start position: a green arrow on A, a red circle (Shift) on B.
+  await rightDrag(page, ['A', 'e2'], ['A', 'e4']);
+  await page.waitForSelector('svg.drawings line', { state: 'attached' });
+  await rightDrag(page, ['B', 'd5'], ['B', 'd5'], ['Shift']);
+  await page.waitForFunction(() => document.querySelectorAll('svg.drawings circle').length === 1);
+  await clickMove(page, ['A', 'e2'], ['B', 'e4']);
+  await moveCount(page, 1);
+  assert.equal(await page.locator('svg.drawings').count(), 0, "the start position's shapes are not on 1. e4");
+  // On 1. e4: a blue arrow (Alt) on B, and a comment typed in the page.
+  await rightDrag(page, ['B', 'e4'], ['B', 'e6'], ['Alt']);
+  await page.waitForSelector('svg.drawings line.shape-B', { state: 'attached' });
+  await page.fill('#comment', 'The usual start');
+  await page.locator('#comment').blur();
+  await page.waitForFunction(() => document.querySelector('#moves .comment')?.textContent === 'The usual start');
+  const pgn = await exportedPgn(page, 'usual');
+  assert.match(pgn, /\{\[%csl Rd5\/B\] \[%cal Ge2e4\]\}\s*1\. e4 \{The usual start \[%cal Be4e6\/B\]\}/, pgn);
+  // Read back: the shapes are drawn again and the commands are not shown as text.
+  await page.click('#newgame');
+  await moveCount(page, 0);
+  await page.fill('#pgn', pgn);
+  await page.click('#importpgn');
+  await moveCount(page, 1);
+  await page.waitForSelector('svg.drawings line.shape-B', { state: 'attached' });
+  assert.equal(await page.textContent('#moves .comment'), 'The usual start');
+  assert.equal(await page.inputValue('#comment'), 'The usual start');
+  await page.click('#first');
+  await page.waitForFunction(() => document.querySelectorAll('svg.drawings circle.shape-R').length === 1);
+  assert.equal(await page.locator('svg.drawings line.shape-G').count(), 1);
+  // The same shape again removes it.
+  await rightDrag(page, ['A', 'e2'], ['A', 'e4']);
+  await page.waitForFunction(() => document.querySelectorAll('svg.drawings line').length === 0);
+  await closePage(page);
+});
+
+test('a long press draws on touch: a circle, then an arrow', async () => {
+  const page = await openPage({ viewport: { width: 390, height: 844 }, touch: true });
+  await newHumanGame(page);
+  const longPress = async (board, square) => {
+    const box = await page.locator(cell(board, square)).boundingBox();
+    const x = box.x + box.width / 2;
+    const y = box.y + box.height / 2;
+    const client = await page.context().newCDPSession(page);
+    const point = [{ x, y }];
+    await client.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: point });
+    await page.waitForTimeout(800);
+    await client.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+    await client.detach();
+  };
+  await longPress('A', 'g1');
+  await page.waitForSelector('.cell.draw-from');
+  await page.tap(cell('A', 'g1'));
+  await page.waitForFunction(() => document.querySelectorAll('svg.drawings circle').length === 1);
+  await longPress('A', 'g1');
+  await page.tap(cell('A', 'f3'));
+  await page.waitForFunction(() => document.querySelectorAll('svg.drawings line').length === 1);
+  assert.equal(await page.locator('#moves .move').count(), 0, 'no move was played');
+  await closePage(page);
+});
+
+test('analysis draws an arrow for each line, the best one boldest', async () => {
+  const page = await openPage();
+  await newHumanGame(page);
+  await page.selectOption('#mode', 'analysis');
+  await page.selectOption('#multipv', '3');
+  await page.waitForFunction(() => document.querySelectorAll('#lines .line').length === 3, null, { timeout: 20000 });
+  await page.waitForFunction(() => document.querySelectorAll('svg.arrows polygon').length === 3);
+  assert.equal(await page.locator('svg.arrows polygon.best').count(), 1);
+  await closePage(page);
+});
+
+test('a position link opens the same position on another page, and a reload then keeps its game', async () => {
+  const page = await openPage();
+  await newHumanGame(page);
+  await clickMove(page, ['A', 'e2'], ['B', 'e4']);
+  await moveCount(page, 1);
+  const fen = await page.inputValue('#fen');
+  const href = await page.getAttribute('#poslink', 'href');
+  assert.ok(href.startsWith(server.base) && href.includes('#fen='), href);
+  await closePage(page);
+  // Another browser opens the server's link (its token) with the position's fragment.
+  const other = await openPage({ url: server.url + href.slice(href.indexOf('#')) });
+  await other.waitForFunction((f) => document.getElementById('fen').value === f, fen);
+  assert.equal(await other.evaluate(() => location.hash), '', 'the fragment is used once');
+  await clickMove(other, ['A', 'e7'], ['B', 'e5']);
+  await moveCount(other, 1);
+  await other.reload();
+  await ready(other);
+  await moveCount(other, 1);
+  await closePage(other);
+});
+
+test('the side is kept from play to analysis; a piece without a move says why; the engine is seen thinking', async () => {
+  const page = await openPage();
+  await page.selectOption('#mode', 'play');
+  await page.selectOption('#color', 'black');
+  await page.selectOption('#limit', 'movetime');
+  await page.fill('#movetime', '1500');
+  await page.dispatchEvent('#movetime', 'change');
+  await page.click('#newgame');
+  await page.waitForFunction(() => !document.getElementById('thinking').hidden && /thinking/.test(document.getElementById('thinking').textContent), null, { timeout: 10000 });
+  await moveCount(page, 1);
+  await page.waitForFunction(() => document.getElementById('thinking').hidden);
+  const a8 = await page.locator(cell('A', 'a8')).boundingBox();
+  const a1 = await page.locator(cell('A', 'a1')).boundingBox();
+  assert.ok(a8.y > a1.y, 'Black at the bottom in play');
+  // A White piece, then a Black piece that cannot move (the rook on a8).
+  await page.click(cell('A', 'a1'));
+  await page.waitForFunction(() => /Black's move/.test(document.getElementById('notice').textContent));
+  await page.click(cell('A', 'a8'));
+  await page.waitForFunction(() => /rook on a8 of board A has no legal move/i.test(document.getElementById('notice').textContent));
+  await page.selectOption('#mode', 'analysis');
+  await page.waitForFunction(() => document.body.dataset.mode === 'analysis');
+  const b8 = await page.locator(cell('A', 'a8')).boundingBox();
+  const b1 = await page.locator(cell('A', 'a1')).boundingBox();
+  assert.ok(b8.y > b1.y, 'still Black at the bottom in analysis');
+  await closePage(page);
+});
