@@ -5,6 +5,7 @@
 #![forbid(unsafe_code)]
 
 mod analyze;
+mod analyze_json;
 mod annotate;
 mod cli;
 mod display;

@@ -269,4 +269,80 @@ mod tests {
             r#"{"a":1,"b":null,"c":"x\"y"}"#
         );
     }
+
+    /// The objects byte for byte as `vorpal annotate --json` printed them before its JSON
+    /// became derived types (captured from that code, which joined the fields' texts).
+    #[test]
+    fn json_objects_are_unchanged() {
+        use super::super::games::read_games;
+        use super::super::judge::Verdict;
+        use vorpal_engine::{Position, Rules};
+        let game = read_games("[White \"A\"]\n\n1. e4 d5 *\n", Rules::default())
+            .remove(0)
+            .unwrap();
+        let start = Position::startpos();
+        let after = start.after(game.moves[0]);
+        let verdict = |loss: f64, judgement| Verdict {
+            loss,
+            judgement,
+            cp_loss: 0,
+            accuracy: 0.0,
+        };
+        let first = MoveReview {
+            ply: 1,
+            before: start,
+            mv: game.moves[0],
+            after: Score::Cp(-38),
+            best: Some(start.parse_uci("d2d4").unwrap()),
+            line: vec![
+                start.parse_uci("d2d4").unwrap(),
+                start.after(start.parse_uci("d2d4").unwrap()).parse_uci("b8c6").unwrap(),
+            ],
+            verdict: verdict(0.023_456, None),
+        };
+        assert_eq!(
+            move_json(1, &first),
+            r#"{"type":"move","game":1,"ply":1,"san":"e4","uci":"e2e4","eval":{"cp":38},"best":"d2d4","loss":0.023,"judgement":null,"line":["d2d4","b8c6"]}"#
+        );
+        let second = MoveReview {
+            ply: 2,
+            before: after,
+            mv: game.moves[1],
+            after: Score::Mate(2),
+            best: None,
+            line: Vec::new(),
+            verdict: verdict(0.5, Some(Judgement::Blunder)),
+        };
+        assert_eq!(
+            move_json(12, &second),
+            r#"{"type":"move","game":12,"ply":2,"san":"d5","uci":"d7d5","eval":{"mate":2},"best":null,"loss":0.5,"judgement":"blunder","line":[]}"#
+        );
+        let review = GameReview {
+            start,
+            start_eval: Score::Cp(-5),
+            moves: vec![first, second],
+            sides: [
+                SideSummary {
+                    moves: 2,
+                    cp_loss_sum: 37,
+                    accuracy_sum: 187.63,
+                    marks: [1, 0, 0],
+                },
+                SideSummary::default(),
+            ],
+            nodes: 34_016,
+        };
+        assert_eq!(
+            summary_json(&game, &review),
+            r#"{"type":"summary","game":1,"white":{"moves":2,"accuracy":93.8,"acpl":19,"inaccuracies":1,"mistakes":0,"blunders":0},"black":{"moves":0,"accuracy":null,"acpl":null,"inaccuracies":0,"mistakes":0,"blunders":0},"start_eval":{"cp":-5},"nodes":34016}"#
+        );
+        assert_eq!(
+            error_json(3, Some(7), "bad \"move\" \\ é \u{1}"),
+            r#"{"type":"error","game":3,"ply":7,"message":"bad \"move\" \\ é \u0001"}"#
+        );
+        assert_eq!(
+            error_json(4, None, ""),
+            r#"{"type":"error","game":4,"ply":null,"message":""}"#
+        );
+    }
 }

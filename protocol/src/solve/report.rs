@@ -134,3 +134,111 @@ pub fn summary(solved: &Solved, seconds: f64) -> String {
 pub fn diagram(pos: &Position) -> String {
     crate::display::diagram(pos)
 }
+
+#[cfg(test)]
+mod tests {
+    //! The objects byte for byte as `vorpal solve --json` printed them before its JSON became
+    //! derived types (captured from that code, which built each object field by field).
+    use super::*;
+    use vorpal_engine::solve::{AttackLine, DirectSolution, HelpSolution, Stipulation};
+    use vorpal_engine::Move;
+
+    fn task(label: Option<char>, stipulation: &str) -> Task {
+        Task {
+            label,
+            change: String::new(),
+            position: Position::startpos(),
+            stipulation: stipulation.parse::<Stipulation>().unwrap(),
+            stipulation_text: stipulation.to_string(),
+            start: None,
+        }
+    }
+
+    fn line(pos: &Position, ucis: &str) -> Vec<Move> {
+        let mut p = *pos;
+        ucis.split_whitespace()
+            .map(|u| {
+                let mv = p.parse_uci(u).unwrap();
+                p = p.after(mv);
+                mv
+            })
+            .collect()
+    }
+
+    fn attack(mv: Move, refutations: Vec<Move>) -> AttackLine {
+        AttackLine {
+            mv,
+            length: 2,
+            threats: Vec::new(),
+            defences: Vec::new(),
+            refutations,
+        }
+    }
+
+    #[test]
+    fn direct_objects_are_unchanged() {
+        let pos = Position::startpos();
+        let mv = |u: &str| line(&pos, u)[0];
+        let after_c3 = pos.after(mv("b1c3"));
+        let refute = |u: &str| line(&after_c3, u)[0];
+        let solved = Solved {
+            solution: Solution::Direct(DirectSolution {
+                keys: vec![attack(mv("g1f3"), Vec::new()), attack(mv("e2e4"), Vec::new())],
+                tries: vec![
+                    attack(mv("b1c3"), vec![refute("g8f6"), refute("e7e5")]),
+                    attack(mv("a2a3"), vec![line(&pos.after(mv("a2a3")), "h7h6")[0]]),
+                ],
+                forced: vec![mv("h2h3"), mv("d2d4")],
+            }),
+            nodes: 123_456,
+            complete: true,
+        };
+        assert_eq!(
+            json(3, &task(Some('b'), "#2"), &pos, &solved, true, 78),
+            r##"{"problem":3,"twin":"b","stipulation":"#2","keys":["e2e4","g1f3"],"forced":["d2d4","h2h3"],"tries":[{"move":"a2a3","refutations":["h7h6"]},{"move":"b1c3","refutations":["e7e5","g8f6"]}],"complete":true,"nodes":123456,"ms":78}"##
+        );
+        let plain = Solved {
+            solution: Solution::Direct(DirectSolution::default()),
+            nodes: 0,
+            complete: false,
+        };
+        assert_eq!(
+            json(1, &task(None, "s#3"), &pos, &plain, false, 0),
+            r##"{"problem":1,"stipulation":"s#3","keys":[],"complete":false,"nodes":0,"ms":0}"##
+        );
+        assert_eq!(
+            json(1, &task(None, "#2"), &pos, &plain, true, u128::from(u64::MAX)),
+            r##"{"problem":1,"stipulation":"#2","keys":[],"tries":[],"complete":false,"nodes":0,"ms":18446744073709551615}"##
+        );
+    }
+
+    #[test]
+    fn help_objects_and_errors_are_unchanged() {
+        let pos = Position::startpos();
+        let solved = Solved {
+            solution: Solution::Help(HelpSolution {
+                lines: vec![line(&pos, "g2g4 e7e5 f2f3 d8h4"), line(&pos, "f2f3 e7e5 g2g4 d8h4")],
+                short: vec![line(&pos, "e2e4 e7e5"), line(&pos, "d2d4")],
+            }),
+            nodes: 42,
+            complete: true,
+        };
+        assert_eq!(
+            json(2, &task(Some('a'), "h#2"), &pos, &solved, false, 5),
+            r##"{"problem":2,"twin":"a","stipulation":"h#2","solutions":[["f2f3","e7e5","g2g4","d8h4"],["g2g4","e7e5","f2f3","d8h4"]],"short":[["d2d4"],["e2e4","e7e5"]],"complete":true,"nodes":42,"ms":5}"##
+        );
+        let none = Solved {
+            solution: Solution::Help(HelpSolution::default()),
+            nodes: 7,
+            complete: true,
+        };
+        assert_eq!(
+            json(4, &task(None, "ser-h#3"), &pos, &none, true, 1),
+            r##"{"problem":4,"stipulation":"ser-h#3","solutions":[],"complete":true,"nodes":7,"ms":1}"##
+        );
+        assert_eq!(
+            json_error(5, "line 3, 'kzz': a \"piece\" \\ é \u{7}"),
+            r##"{"problem":5,"error":"line 3, 'kzz': a \"piece\" \\ é \u0007"}"##
+        );
+    }
+}
