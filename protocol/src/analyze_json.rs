@@ -1,57 +1,109 @@
 //! The records of `vorpal analyze --json`, one JSON object per line: `position` first, then
 //! `info` for every finished line of an iteration (and `tablebase` when the tables answer),
 //! and `bestmove` at the end; `end` instead of a search when the position has no legal move.
+//! Each record is a variant of [`Record`], whose fields are written in their declared order
+//! after the `type` tag.
 
 use crate::format::{pv_san, pv_uci};
-use crate::json::Object;
+use serde::Serialize;
 use vorpal_engine::search::{Bound, Score, SearchInfo};
 use vorpal_engine::{EndReason, GameResult, Move, Position};
 
+/// A score as the JSON lines write it: `{"cp":31}` or `{"mate":-3}` (`annotate --json` writes
+/// its evaluations in this form too).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ScoreJson {
+    /// Centipawns.
+    Cp(i32),
+    /// Mate in this many moves (negative: the side it is seen from is mated).
+    Mate(i32),
+}
+
+impl From<Score> for ScoreJson {
+    fn from(score: Score) -> ScoreJson {
+        match score {
+            Score::Cp(cp) => ScoreJson::Cp(cp),
+            Score::Mate(n) => ScoreJson::Mate(n),
+        }
+    }
+}
+
+/// One line of `analyze --json`, tagged by its `type`.
+#[derive(Debug, Serialize)]
+#[serde(tag = "type", rename_all = "lowercase")]
+enum Record<'a> {
+    /// The position searched.
+    Position { fen: String, legal_moves: usize },
+    /// A position without a legal move: the result and why.
+    End { result: &'static str, reason: &'static str },
+    /// One line of an iteration; the score from the side to move's view.
+    Info {
+        depth: u32,
+        seldepth: u32,
+        multipv: u32,
+        score: ScoreJson,
+        bound: &'static str,
+        wdl: [u32; 3],
+        nodes: u64,
+        nps: u64,
+        hashfull: u32,
+        time_ms: u64,
+        pv: Vec<String>,
+        pv_san: Vec<String>,
+    },
+    /// A tablebase verdict.
+    Tablebase { text: &'a str },
+    /// The search's answer.
+    Bestmove {
+        bestmove: String,
+        san: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        ponder: Option<String>,
+        score: ScoreJson,
+        depth: u32,
+        nodes: u64,
+    },
+}
+
+/// The JSON text of a derived record (no map with other than text keys, so it always
+/// serializes).
+pub fn json_line<T: Serialize>(record: &T) -> String {
+    serde_json::to_string(record).expect("a derived record of texts and numbers always serializes")
+}
+
 /// The first record: the position searched and how many legal moves it has.
 pub fn position(pos: &Position) -> String {
-    Object::new()
-        .str("type", "position")
-        .str("fen", &pos.to_fen())
-        .num("legal_moves", pos.legal_moves().len() as i64)
-        .finish()
+    json_line(&Record::Position {
+        fen: pos.to_fen(),
+        legal_moves: pos.legal_moves().len(),
+    })
 }
 
 /// The record of a position without a legal move: the game's result and why.
 pub fn end(result: GameResult, reason: EndReason) -> String {
-    Object::new()
-        .str("type", "end")
-        .str("result", result.pgn())
-        .str("reason", reason.text())
-        .finish()
+    json_line(&Record::End {
+        result: result.pgn(),
+        reason: reason.text(),
+    })
 }
 
 /// The record of a tablebase verdict (`tablebase: mate in 4`).
 pub fn tablebase(text: &str) -> String {
-    Object::new().str("type", "tablebase").str("text", text).finish()
+    json_line(&Record::Tablebase { text })
 }
 
 /// The last record: the best move (and the expected reply, when it is legal), with the score,
 /// depth and nodes of the search.
 pub fn bestmove(pos: &Position, best: Move, ponder: Option<Move>, score: Score, depth: u32, nodes: u64) -> String {
-    let mut o = Object::new()
-        .str("type", "bestmove")
-        .str("bestmove", &pos.move_to_uci(best))
-        .str("san", &pos.move_to_san(best));
-    if let Some(p) = ponder {
-        o = o.str("ponder", &pos.after(best).move_to_uci(p));
-    }
-    o.object("score", json_score(score))
-        .num("depth", depth)
-        .num("nodes", nodes)
-        .finish()
-}
-
-/// `{"cp":31}` or `{"mate":-3}`.
-fn json_score(score: Score) -> Object {
-    match score {
-        Score::Cp(cp) => Object::new().num("cp", cp),
-        Score::Mate(n) => Object::new().num("mate", n),
-    }
+    json_line(&Record::Bestmove {
+        bestmove: pos.move_to_uci(best),
+        san: pos.move_to_san(best),
+        ponder: ponder.map(|p| pos.after(best).move_to_uci(p)),
+        score: score.into(),
+        depth,
+        nodes,
+    })
 }
 
 /// The record of one line of an iteration, its variation in UCI and in SAN.
@@ -62,21 +114,20 @@ pub fn info(info: &SearchInfo, pos: &Position) -> String {
         Bound::Upper => "upper",
     };
     let (w, d, l) = info.wdl;
-    Object::new()
-        .str("type", "info")
-        .num("depth", info.depth)
-        .num("seldepth", info.seldepth)
-        .num("multipv", info.multipv)
-        .object("score", json_score(info.score))
-        .str("bound", bound)
-        .value("wdl", vec![w, d, l])
-        .num("nodes", info.nodes)
-        .num("nps", info.nps)
-        .num("hashfull", info.hashfull)
-        .num("time_ms", info.time_ms)
-        .strs("pv", &pv_uci(pos, &info.pv))
-        .strs("pv_san", &pv_san(pos, &info.pv))
-        .finish()
+    json_line(&Record::Info {
+        depth: info.depth,
+        seldepth: info.seldepth,
+        multipv: info.multipv,
+        score: info.score.into(),
+        bound,
+        wdl: [w, d, l],
+        nodes: info.nodes,
+        nps: info.nps,
+        hashfull: info.hashfull,
+        time_ms: info.time_ms,
+        pv: pv_uci(pos, &info.pv),
+        pv_san: pv_san(pos, &info.pv),
+    })
 }
 
 #[cfg(test)]

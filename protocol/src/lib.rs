@@ -14,7 +14,6 @@ mod format;
 mod go;
 mod gui;
 mod input;
-mod json;
 mod options;
 mod output;
 mod panics;

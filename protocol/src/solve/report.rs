@@ -1,12 +1,55 @@
 //! The JSON output (one object per problem or twin) and the progress line on stderr.
 
 use super::problem::Task;
-use crate::json::Object;
+use serde::Serialize;
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 use vorpal_engine::solve::{Solution, SolveControl, Solved};
 use vorpal_engine::Position;
+
+/// The JSON object of one solved task, its fields in this order (the optional ones left out
+/// when absent).
+#[derive(Debug, Serialize)]
+struct SolvedJson<'a> {
+    problem: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    twin: Option<String>,
+    stipulation: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    keys: Option<Vec<String>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    forced: Option<Vec<String>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tries: Option<Vec<TryJson>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    solutions: Option<Vec<Vec<String>>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    short: Option<Vec<Vec<String>>>,
+    complete: bool,
+    nodes: u64,
+    ms: u128,
+}
+
+/// A try and the defences that refute it.
+#[derive(Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+struct TryJson {
+    #[serde(rename = "move")]
+    mv: String,
+    refutations: Vec<String>,
+}
+
+/// The JSON object of a problem that could not be solved.
+#[derive(Debug, Serialize)]
+struct ErrorJson<'a> {
+    problem: usize,
+    error: &'a str,
+}
+
+/// The JSON text of a derived object (texts and numbers only, so it always serializes).
+fn json_text<T: Serialize>(object: &T) -> String {
+    serde_json::to_string(object).expect("a derived object of texts and numbers always serializes")
+}
 
 /// The JSON object of one solved task: `stipulation` as given, `keys` (and with tries `tries`,
 /// each with its `refutations`) or `solutions` (each line's moves in UCI, played from `base`:
@@ -14,23 +57,31 @@ use vorpal_engine::Position;
 /// are any), `complete`, `nodes` and `ms`; `problem` (1-based) and for a twin `twin`.
 pub fn json(problem: usize, task: &Task, base: &Position, solved: &Solved, tries: bool, ms: u128) -> String {
     let pos = base;
-    let mut obj = Object::new().num("problem", problem as i128);
-    if let Some(label) = task.label {
-        obj = obj.str("twin", &label.to_string());
-    }
-    obj = obj.str("stipulation", &task.stipulation_text);
+    let mut out = SolvedJson {
+        problem,
+        twin: task.label.map(|label| label.to_string()),
+        stipulation: &task.stipulation_text,
+        keys: None,
+        forced: None,
+        tries: None,
+        solutions: None,
+        short: None,
+        complete: solved.complete,
+        nodes: solved.nodes,
+        ms,
+    };
     match &solved.solution {
         Solution::Direct(direct) => {
             let mut keys: Vec<String> = direct.keys.iter().map(|k| pos.move_to_uci(k.mv)).collect();
             keys.sort();
-            obj = obj.strs("keys", &keys);
+            out.keys = Some(keys);
             if !direct.forced.is_empty() {
                 let mut forced: Vec<String> = direct.forced.iter().map(|&m| pos.move_to_uci(m)).collect();
                 forced.sort();
-                obj = obj.strs("forced", &forced);
+                out.forced = Some(forced);
             }
             if tries {
-                let mut list: Vec<(String, Vec<String>)> = direct
+                let mut list: Vec<TryJson> = direct
                     .tries
                     .iter()
                     .map(|t| {
@@ -38,15 +89,14 @@ pub fn json(problem: usize, task: &Task, base: &Position, solved: &Solved, tries
                         let mut refutations: Vec<String> =
                             t.refutations.iter().map(|&r| after.move_to_uci(r)).collect();
                         refutations.sort();
-                        (pos.move_to_uci(t.mv), refutations)
+                        TryJson {
+                            mv: pos.move_to_uci(t.mv),
+                            refutations,
+                        }
                     })
                     .collect();
                 list.sort();
-                let items: Vec<Object> = list
-                    .iter()
-                    .map(|(mv, refutations)| Object::new().str("move", mv).strs("refutations", refutations))
-                    .collect();
-                obj = obj.objects("tries", items);
+                out.tries = Some(list);
             }
         }
         Solution::Help(help) => {
@@ -58,24 +108,21 @@ pub fn json(problem: usize, task: &Task, base: &Position, solved: &Solved, tries
                 lines.sort_by_key(|a| (a.len(), a.join(" ")));
                 lines
             };
-            obj = obj.value("solutions", uci(&help.lines));
+            out.solutions = Some(uci(&help.lines));
             if !help.short.is_empty() {
-                obj = obj.value("short", uci(&help.short));
+                out.short = Some(uci(&help.short));
             }
         }
     }
-    obj.value("complete", solved.complete)
-        .num("nodes", solved.nodes)
-        .num("ms", ms as i128)
-        .finish()
+    json_text(&out)
 }
 
 /// The JSON object of a problem that could not be solved.
 pub fn json_error(problem: usize, message: &str) -> String {
-    Object::new()
-        .num("problem", problem as i128)
-        .str("error", message)
-        .finish()
+    json_text(&ErrorJson {
+        problem,
+        error: message,
+    })
 }
 
 /// Shows `solving <what>: <nodes> nodes, <seconds> s` on stderr every second while `done` is
