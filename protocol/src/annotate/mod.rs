@@ -15,9 +15,9 @@ mod review;
 mod write;
 
 pub use games::{read_games, InputGame};
-pub use judge::{clamped_cp, Judgement};
+pub use judge::{clamped_cp, Judgement, SideSummary, Verdict};
 pub use local::LocalAnalyst;
-pub use review::{review_game, GameReview, ReviewError};
+pub use review::{review_game, GameReview, MoveReview, ReviewError};
 pub use write::{annotated_pgn, eval_text};
 
 use crate::analyze::searcher;

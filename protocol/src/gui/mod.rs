@@ -14,6 +14,8 @@ mod assets;
 mod commands;
 mod doors;
 mod engine_pool;
+#[cfg(test)]
+mod golden;
 mod http;
 mod hub;
 mod lines;
