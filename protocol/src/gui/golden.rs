@@ -1,10 +1,12 @@
 //! The page's JSON byte for byte: the answers to a scripted series of commands, views with
 //! engine lines, a search and a tablebase verdict, and the three states of a game report,
 //! compared with `testdata/answers.txt`, which was captured from the code that built this
-//! JSON field by field with `serde_json::json!` (before the commands and views became
+//! JSON field by field with `serde_json`'s `json` macro (before the commands and views became
 //! derived types). The file keeps each answer's status, length and FNV-1a hash, and the whole
 //! text of two of them (a small position's answer and a view with engine lines) to show
-//! the shapes. Today's date in the PGN is masked. `VORPAL_GOLDEN_OUT=FILE` writes the full
+//! the shapes. Two refusals of mistyped or missing fields (`goto` with `ply` -3, `comment`
+//! without `text`) have the texts of the typed reader since then ("bad 'goto' command: ...");
+//! every other answer is as it was. Today's date in the PGN is masked. `VORPAL_GOLDEN_OUT=FILE` writes the full
 //! transcript to FILE (to look at a difference).
 
 use super::engine_pool::EnginePool;

@@ -21,6 +21,7 @@ mod hub;
 mod lines;
 mod notation;
 mod pgn_io;
+mod requests;
 mod review;
 mod review_state;
 mod secret;
