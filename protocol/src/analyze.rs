@@ -2,10 +2,10 @@
 //! depth with the principal variation in SAN) or a script (`--json`: one JSON object per line).
 //! A progress indicator goes to stderr while the engine thinks.
 
+use crate::analyze_json;
 use crate::display::diagram;
-use crate::format::{human_count, human_score, pv_numbered, pv_san, pv_uci};
+use crate::format::{human_count, human_score, pv_numbered};
 use crate::go::MAX_DEPTH;
-use crate::json::Object;
 use crate::options::{available_memory_mb, HASH_MAX, MULTIPV_MAX, THREADS_MAX};
 use crate::output::{to_stderr, to_stdout, Output, StdStream};
 use crate::status;
@@ -14,7 +14,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 use std::thread;
 use std::time::{Duration, Instant};
-use vorpal_engine::search::{Bound, Limits, Report, Score, SearchControl, SearchInfo, SearchOptions, Searcher};
+use vorpal_engine::search::{Bound, Limits, Report, SearchControl, SearchInfo, SearchOptions, Searcher};
 use vorpal_engine::{EnPassant, Game, Position, Rules, Variant};
 
 /// Thinking time when no limit is given.
@@ -168,13 +168,7 @@ pub fn run(words: &[&str]) -> i32 {
     let out = Output::stdout();
     let pos = *game.position();
     if args.json {
-        out.line(
-            &Object::new()
-                .str("type", "position")
-                .str("fen", &pos.to_fen())
-                .num("legal_moves", pos.legal_moves().len() as i64)
-                .finish(),
-        );
+        out.line(&analyze_json::position(&pos));
     } else {
         out.lines(&diagram(&pos));
         out.line(&format!("\nFen: {}", pos.to_fen()));
@@ -186,13 +180,7 @@ pub fn run(words: &[&str]) -> i32 {
     if let Some((result, reason)) = game.outcome().filter(|_| pos.count_legal() == 0) {
         let text = format!("{} ({})", reason.text(), result.pgn());
         if args.json {
-            out.line(
-                &Object::new()
-                    .str("type", "end")
-                    .str("result", result.pgn())
-                    .str("reason", reason.text())
-                    .finish(),
-            );
+            out.line(&analyze_json::end(result, reason));
         } else {
             out.line(&format!("No legal move: {text}"));
         }
@@ -281,7 +269,7 @@ fn analyse(args: &Args, game: &Game, searcher: &mut Searcher, out: &Output) {
             Report::Info(info) => {
                 progress.set_depth(info.depth, info.nodes);
                 let block = if args.json {
-                    json_info(&info, &pos)
+                    analyze_json::info(&info, &pos)
                 } else {
                     match block.add(&info, &pos) {
                         Some(text) => text,
@@ -297,7 +285,7 @@ fn analyse(args: &Args, game: &Game, searcher: &mut Searcher, out: &Output) {
             Report::Note(text) if text.starts_with("tablebase") => {
                 progress.clear();
                 if args.json {
-                    out.line(&Object::new().str("type", "tablebase").str("text", &text).finish());
+                    out.line(&analyze_json::tablebase(&text));
                 } else {
                     out.line(&text);
                 }
@@ -315,19 +303,14 @@ fn analyse(args: &Args, game: &Game, searcher: &mut Searcher, out: &Output) {
     };
     let ponder = result.ponder.filter(|&p| pos.after(best).is_legal(p));
     if args.json {
-        let mut o = Object::new()
-            .str("type", "bestmove")
-            .str("bestmove", &pos.move_to_uci(best))
-            .str("san", &pos.move_to_san(best));
-        if let Some(p) = ponder {
-            o = o.str("ponder", &pos.after(best).move_to_uci(p));
-        }
-        out.line(
-            &o.object("score", json_score(result.score))
-                .num("depth", result.depth)
-                .num("nodes", result.nodes)
-                .finish(),
-        );
+        out.line(&analyze_json::bestmove(
+            &pos,
+            best,
+            ponder,
+            result.score,
+            result.depth,
+            result.nodes,
+        ));
     } else {
         out.line(&format!(
             "\nBest move: {} ({}), score {} at depth {}, {} nodes",
@@ -402,38 +385,6 @@ fn text_info(info: &SearchInfo, pos: &Position, multipv: usize) -> String {
         human_count(info.nodes),
         info.time_ms as f64 / 1000.0
     )
-}
-
-/// `{"cp":31}` or `{"mate":-3}`.
-fn json_score(score: Score) -> Object {
-    match score {
-        Score::Cp(cp) => Object::new().num("cp", cp),
-        Score::Mate(n) => Object::new().num("mate", n),
-    }
-}
-
-fn json_info(info: &SearchInfo, pos: &Position) -> String {
-    let bound = match info.bound {
-        Bound::Exact => "exact",
-        Bound::Lower => "lower",
-        Bound::Upper => "upper",
-    };
-    let (w, d, l) = info.wdl;
-    Object::new()
-        .str("type", "info")
-        .num("depth", info.depth)
-        .num("seldepth", info.seldepth)
-        .num("multipv", info.multipv)
-        .object("score", json_score(info.score))
-        .str("bound", bound)
-        .value("wdl", vec![w, d, l])
-        .num("nodes", info.nodes)
-        .num("nps", info.nps)
-        .num("hashfull", info.hashfull)
-        .num("time_ms", info.time_ms)
-        .strs("pv", &pv_uci(pos, &info.pv))
-        .strs("pv_san", &pv_san(pos, &info.pv))
-        .finish()
 }
 
 /// The stderr progress line: spinner, elapsed time, depth, nodes, the move being searched.

@@ -5,6 +5,7 @@
 #![forbid(unsafe_code)]
 
 mod analyze;
+mod analyze_json;
 mod annotate;
 mod cli;
 mod display;
@@ -13,7 +14,6 @@ mod format;
 mod go;
 mod gui;
 mod input;
-mod json;
 mod options;
 mod output;
 mod panics;

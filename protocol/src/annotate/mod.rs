@@ -15,9 +15,12 @@ mod review;
 mod write;
 
 pub use games::{read_games, InputGame};
-pub use judge::{clamped_cp, Judgement};
+/// A move's verdict, for the GUI's tests that build a review by hand.
+#[cfg(test)]
+pub use judge::Verdict;
+pub use judge::{clamped_cp, Judgement, SideSummary};
 pub use local::LocalAnalyst;
-pub use review::{review_game, GameReview, ReviewError};
+pub use review::{review_game, GameReview, MoveReview, ReviewError};
 pub use write::{annotated_pgn, eval_text};
 
 use crate::analyze::searcher;

@@ -6,8 +6,9 @@
 use super::games::InputGame;
 use super::judge::{Judgement, SideSummary};
 use super::review::{GameReview, MoveReview};
+use crate::analyze_json::{json_line, ScoreJson};
 use crate::format::{pv_numbered, pv_uci};
-use serde_json::{json, Value};
+use serde::Serialize;
 use vorpal_client::pgn::PgnGame;
 use vorpal_engine::search::Score;
 use vorpal_engine::Color;
@@ -21,14 +22,6 @@ pub fn eval_text(white: Score) -> String {
             format!("{sign}{}.{:02}", cp.abs() / 100, cp.abs() % 100)
         }
         Score::Mate(n) => format!("#{n}"),
-    }
-}
-
-/// A score as `analyze --json` writes one: `{"cp":32}` or `{"mate":-3}`.
-pub fn eval_json(score: Score) -> Value {
-    match score {
-        Score::Cp(cp) => json!({ "cp": cp }),
-        Score::Mate(n) => json!({ "mate": n }),
     }
 }
 
@@ -177,65 +170,91 @@ fn wrap(tokens: &[String], width: usize) -> String {
     lines.join("\n")
 }
 
-/// A JSON value's text (serde_json writes every value).
-fn value(v: impl Into<Value>) -> String {
-    v.into().to_string()
+/// One line of `annotate --json`, tagged by its `type`; evaluations from White's view, as
+/// `analyze --json` writes a score.
+#[derive(Debug, Serialize)]
+#[serde(tag = "type", rename_all = "lowercase")]
+enum Record<'a> {
+    /// One reviewed move.
+    Move {
+        game: usize,
+        ply: usize,
+        san: String,
+        uci: String,
+        eval: ScoreJson,
+        best: Option<String>,
+        loss: f64,
+        judgement: Option<&'static str>,
+        line: Vec<String>,
+    },
+    /// The summary of a reviewed game.
+    Summary {
+        game: usize,
+        white: SideJson,
+        black: SideJson,
+        start_eval: ScoreJson,
+        nodes: u64,
+    },
+    /// A game that could not be reviewed.
+    Error {
+        game: usize,
+        ply: Option<usize>,
+        message: &'a str,
+    },
 }
 
-/// A JSON object whose fields keep the order given (`fields`: key and the value's JSON text).
-fn object(fields: &[(&str, String)]) -> String {
-    let body: Vec<String> = fields.iter().map(|(k, v)| format!("{}:{v}", value(*k))).collect();
-    format!("{{{}}}", body.join(","))
+/// One side's totals.
+#[derive(Debug, Serialize)]
+struct SideJson {
+    moves: usize,
+    accuracy: Option<f64>,
+    acpl: Option<i64>,
+    inaccuracies: usize,
+    mistakes: usize,
+    blunders: usize,
 }
 
 /// The JSON object of one reviewed move.
 pub fn move_json(game: usize, m: &MoveReview) -> String {
-    object(&[
-        ("type", value("move")),
-        ("game", value(game)),
-        ("ply", value(m.ply)),
-        ("san", value(m.san())),
-        ("uci", value(m.uci())),
-        ("eval", eval_json(m.white_eval()).to_string()),
-        ("best", value(m.best.map(|b| m.before.move_to_uci(b)))),
-        ("loss", value((m.verdict.loss * 1000.0).round() / 1000.0)),
-        ("judgement", value(m.verdict.judgement.map(Judgement::name))),
-        ("line", value(pv_uci(&m.before, &m.line))),
-    ])
+    json_line(&Record::Move {
+        game,
+        ply: m.ply,
+        san: m.san(),
+        uci: m.uci(),
+        eval: m.white_eval().into(),
+        best: m.best.map(|b| m.before.move_to_uci(b)),
+        loss: (m.verdict.loss * 1000.0).round() / 1000.0,
+        judgement: m.verdict.judgement.map(Judgement::name),
+        line: pv_uci(&m.before, &m.line),
+    })
 }
 
 /// One side's totals as JSON.
-fn side_json(s: &SideSummary) -> String {
-    object(&[
-        ("moves", value(s.moves)),
-        ("accuracy", value(s.accuracy())),
-        ("acpl", value(s.acpl())),
-        ("inaccuracies", value(s.count(Judgement::Inaccuracy))),
-        ("mistakes", value(s.count(Judgement::Mistake))),
-        ("blunders", value(s.count(Judgement::Blunder))),
-    ])
+fn side_json(s: &SideSummary) -> SideJson {
+    SideJson {
+        moves: s.moves,
+        accuracy: s.accuracy(),
+        acpl: s.acpl(),
+        inaccuracies: s.count(Judgement::Inaccuracy),
+        mistakes: s.count(Judgement::Mistake),
+        blunders: s.count(Judgement::Blunder),
+    }
 }
 
 /// The JSON summary of a reviewed game.
 pub fn summary_json(game: &InputGame, review: &GameReview) -> String {
-    object(&[
-        ("type", value("summary")),
-        ("game", value(game.number)),
-        ("white", side_json(&review.sides[0])),
-        ("black", side_json(&review.sides[1])),
-        ("start_eval", eval_json(review.start_eval).to_string()),
-        ("nodes", value(review.nodes)),
-    ])
+    json_line(&Record::Summary {
+        game: game.number,
+        white: side_json(&review.sides[0]),
+        black: side_json(&review.sides[1]),
+        start_eval: review.start_eval.into(),
+        nodes: review.nodes,
+    })
 }
 
 /// The JSON object of a game that could not be reviewed.
 pub fn error_json(game: usize, ply: Option<usize>, message: &str) -> String {
-    object(&[
-        ("type", value("error")),
-        ("game", value(game)),
-        ("ply", value(ply)),
-        ("message", value(message)),
-    ])
+    json_line(&Record::Error { game, ply, message })
 }
 
 #[cfg(test)]
@@ -250,7 +269,7 @@ mod tests {
         assert_eq!(eval_text(Score::Cp(0)), "0.00");
         assert_eq!(eval_text(Score::Mate(-3)), "#-3");
         assert_eq!(eval_text(Score::Mate(0)), "#0");
-        assert_eq!(eval_json(Score::Mate(2)).to_string(), r#"{"mate":2}"#);
+        assert_eq!(json_line(&ScoreJson::from(Score::Mate(2))), r#"{"mate":2}"#);
     }
 
     #[test]
@@ -264,9 +283,81 @@ mod tests {
         let tokens = ["1.", "e4", "{ [%eval 0.32] Mistake. }", "1...", "e5"].map(String::from);
         let text = wrap(&tokens, 12);
         assert_eq!(text, "1. e4\n{ [%eval 0.32]\nMistake. }\n1... e5");
+    }
+
+    /// The objects byte for byte as `vorpal annotate --json` printed them before its JSON
+    /// became derived types (captured from that code, which joined the fields' texts).
+    #[test]
+    fn json_objects_are_unchanged() {
+        use super::super::games::read_games;
+        use super::super::judge::Verdict;
+        use vorpal_engine::{Position, Rules};
+        let game = read_games("[White \"A\"]\n\n1. e4 d5 *\n", Rules::default())
+            .remove(0)
+            .unwrap();
+        let start = Position::startpos();
+        let after = start.after(game.moves[0]);
+        let verdict = |loss: f64, judgement| Verdict {
+            loss,
+            judgement,
+            cp_loss: 0,
+            accuracy: 0.0,
+        };
+        let first = MoveReview {
+            ply: 1,
+            before: start,
+            mv: game.moves[0],
+            after: Score::Cp(-38),
+            best: Some(start.parse_uci("d2d4").unwrap()),
+            line: vec![
+                start.parse_uci("d2d4").unwrap(),
+                start.after(start.parse_uci("d2d4").unwrap()).parse_uci("b8c6").unwrap(),
+            ],
+            verdict: verdict(0.023_456, None),
+        };
         assert_eq!(
-            object(&[("a", value(1)), ("b", value(None::<u8>)), ("c", value("x\"y"))]),
-            r#"{"a":1,"b":null,"c":"x\"y"}"#
+            move_json(1, &first),
+            r#"{"type":"move","game":1,"ply":1,"san":"e4","uci":"e2e4","eval":{"cp":38},"best":"d2d4","loss":0.023,"judgement":null,"line":["d2d4","b8c6"]}"#
+        );
+        let second = MoveReview {
+            ply: 2,
+            before: after,
+            mv: game.moves[1],
+            after: Score::Mate(2),
+            best: None,
+            line: Vec::new(),
+            verdict: verdict(0.5, Some(Judgement::Blunder)),
+        };
+        assert_eq!(
+            move_json(12, &second),
+            r#"{"type":"move","game":12,"ply":2,"san":"d5","uci":"d7d5","eval":{"mate":2},"best":null,"loss":0.5,"judgement":"blunder","line":[]}"#
+        );
+        let review = GameReview {
+            start,
+            start_eval: Score::Cp(-5),
+            moves: vec![first, second],
+            sides: [
+                SideSummary {
+                    moves: 2,
+                    cp_loss_sum: 37,
+                    accuracy_sum: 187.63,
+                    marks: [1, 0, 0],
+                },
+                SideSummary::default(),
+            ],
+            nodes: 34_016,
+        };
+        assert_eq!(
+            summary_json(&game, &review),
+            r#"{"type":"summary","game":1,"white":{"moves":2,"accuracy":93.8,"acpl":19,"inaccuracies":1,"mistakes":0,"blunders":0},"black":{"moves":0,"accuracy":null,"acpl":null,"inaccuracies":0,"mistakes":0,"blunders":0},"start_eval":{"cp":-5},"nodes":34016}"#
+        );
+        assert_eq!(
+            error_json(3, Some(7), "bad \"move\" \\ é \u{1}"),
+            r#"{"type":"error","game":3,"ply":7,"message":"bad \"move\" \\ é \u0001"}"#
+        );
+        assert_eq!(
+            error_json(4, None, ""),
+            r#"{"type":"error","game":4,"ply":null,"message":""}"#
         );
     }
 }

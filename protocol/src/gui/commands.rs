@@ -4,48 +4,29 @@
 //! "show engine" switch of play mode. Each field is checked; a refusal changes nothing.
 
 use super::pgn_io::{export_pgn, import_pgn, today, ExportGame};
+use super::requests::Command;
 use super::session::{PageSession, Shared};
-use super::settings::{Mode, Settings};
-use serde_json::Value;
+use super::settings::{Mode, Settings, SettingsFields};
 use std::sync::Arc;
 
 /// Longest comment kept.
 const MAX_COMMENT: usize = 2000;
 
-fn node_field(cmd: &Value) -> Result<usize, String> {
-    cmd.get("node")
-        .and_then(Value::as_u64)
-        .map(|n| n as usize)
-        .ok_or_else(|| "missing node number 'node'".to_string())
-}
-
-fn text_field<'a>(cmd: &'a Value, key: &str) -> Result<&'a str, String> {
-    cmd.get(key)
-        .and_then(Value::as_str)
-        .ok_or_else(|| format!("missing text field '{key}'"))
-}
-
 impl PageSession {
-    /// Runs game command `name`; errors name the problem and leave the game as it was.
-    pub fn game_command(&mut self, shared: &Arc<Shared>, name: &str, cmd: &Value) -> Result<(), String> {
-        match name {
-            "move" => {
-                let text = cmd
-                    .get("uci")
-                    .or_else(|| cmd.get("san"))
-                    .and_then(Value::as_str)
-                    .ok_or("missing text field 'uci'")?;
+    /// Runs a command on the game itself; errors name the problem and leave the game as it
+    /// was. (The other commands are the server's: see `http`.)
+    pub fn game_command(&mut self, shared: &Arc<Shared>, command: Command) -> Result<(), String> {
+        match command {
+            Command::Move { uci, san } => {
+                let text = uci.or(san).ok_or("missing text field 'uci'")?;
                 if text.len() > 20 {
                     return Err("a move is at most 20 characters".into());
                 }
-                self.person_move(text)
+                self.person_move(&text)
             }
-            "goto" => {
+            Command::Goto { node, ply } => {
                 self.message = None;
-                match (
-                    cmd.get("node").and_then(Value::as_u64),
-                    cmd.get("ply").and_then(Value::as_u64),
-                ) {
+                match (node, ply) {
                     (Some(n), _) if self.tree.contains(n as usize) => self.goto_node(n as usize),
                     (Some(n), _) => return Err(format!("there is no move number {n} in this game")),
                     (None, Some(p)) => self.goto(p as usize),
@@ -53,16 +34,16 @@ impl PageSession {
                 }
                 Ok(())
             }
-            "promote" => {
-                let node = node_field(cmd)?;
+            Command::Promote { node } => {
+                let node = node as usize;
                 if !self.tree.contains(node) || !self.tree.promote(node) {
                     return Err("that move is on the main line already".into());
                 }
                 self.bump();
                 Ok(())
             }
-            "delete" => {
-                let node = node_field(cmd)?;
+            Command::Delete { node } => {
+                let node = node as usize;
                 if node == 0 || !self.tree.contains(node) {
                     return Err("there is no such move to delete".into());
                 }
@@ -75,21 +56,19 @@ impl PageSession {
                 self.kick();
                 Ok(())
             }
-            "comment" => {
-                let node = node_field(cmd)?;
-                let text = text_field(cmd, "text")?;
+            Command::Comment { node, text } => {
+                let node = node as usize;
                 if text.len() > MAX_COMMENT || !self.tree.contains(node) {
                     return Err(format!(
                         "a comment is at most {MAX_COMMENT} characters, on a move of the game"
                     ));
                 }
-                self.tree.set_comment(node, text);
+                self.tree.set_comment(node, &text);
                 self.bump();
                 Ok(())
             }
-            "pgn" => {
-                let game = import_pgn(text_field(cmd, "text")?, self.rules())
-                    .map_err(|e| format!("bad PGN, game unchanged: {e}"))?;
+            Command::Pgn { text } => {
+                let game = import_pgn(&text, self.rules()).map_err(|e| format!("bad PGN, game unchanged: {e}"))?;
                 if self.settings.mode != Mode::Analysis {
                     self.stop_engines();
                 }
@@ -100,24 +79,35 @@ impl PageSession {
                 self.set_game(shared, game.tree, game.headers, players);
                 Ok(())
             }
-            "restore" => self.restore(shared, cmd),
-            "showEngine" => {
-                self.show_engine = cmd.get("on").and_then(Value::as_bool).unwrap_or(false);
+            Command::Restore {
+                pgn,
+                settings,
+                path,
+                show_engine,
+            } => self.restore(shared, &pgn, settings.as_ref(), &path.unwrap_or_default(), show_engine),
+            Command::ShowEngine { on } => {
+                self.show_engine = on.unwrap_or(false);
                 self.bump();
                 Ok(())
             }
-            other => Err(format!("unknown command '{other}'")),
+            _ => Err("not a command on the game".into()),
         }
     }
 
     /// Takes back a game the page kept: its PGN, the moves to the shown position (wide UCI)
     /// and the settings. A game that no longer reads (say, after an update of the rules) is
     /// refused and the page starts afresh.
-    fn restore(&mut self, shared: &Arc<Shared>, cmd: &Value) -> Result<(), String> {
-        let game =
-            import_pgn(text_field(cmd, "pgn")?, self.rules()).map_err(|e| format!("cannot restore the game: {e}"))?;
-        if let Some(s) = cmd.get("settings").filter(|s| s.is_object()) {
-            let settings = Settings::from_json(s, self.engines.len())?;
+    fn restore(
+        &mut self,
+        shared: &Arc<Shared>,
+        pgn: &str,
+        settings: Option<&SettingsFields>,
+        path: &[String],
+        show_engine: Option<bool>,
+    ) -> Result<(), String> {
+        let game = import_pgn(pgn, self.rules()).map_err(|e| format!("cannot restore the game: {e}"))?;
+        if let Some(fields) = settings {
+            let settings = Settings::from_fields(fields, self.engines.len())?;
             self.apply_settings(shared, settings);
         }
         let players = [
@@ -126,20 +116,20 @@ impl PageSession {
         ];
         self.set_game(shared, game.tree, game.headers, players);
         let mut at = 0;
-        for uci in cmd.get("path").and_then(Value::as_array).into_iter().flatten() {
+        for uci in path {
             let next = self
                 .tree
                 .node(at)
                 .children
                 .iter()
                 .copied()
-                .find(|&c| uci.as_str() == Some(self.tree.node(c).uci.as_str()));
+                .find(|&c| *uci == self.tree.node(c).uci);
             match next {
                 Some(c) => at = c,
                 None => break,
             }
         }
-        self.show_engine = cmd.get("showEngine").and_then(Value::as_bool).unwrap_or(false);
+        self.show_engine = show_engine.unwrap_or(false);
         self.goto_node(at);
         Ok(())
     }

@@ -77,7 +77,8 @@ pub fn gui_command_door(lines: &str) -> (Vec<u16>, String, String) {
         statuses.push(status);
     }
     let s = shared.lock();
-    let out = (statuses, s.pgn_text(), s.view().to_string());
+    let view = serde_json::to_string(&s.view()).unwrap_or_default();
+    let out = (statuses, s.pgn_text(), view);
     drop(s);
     shared.close();
     out

@@ -10,12 +10,15 @@ use super::access::{Access, Grant};
 use super::assets;
 use super::engine_pool::EnginePool;
 use super::hub::Hub;
+use super::requests::{CloseRequest, Command, OpenRequest};
 use super::secret::TOKEN_VARIABLE;
 use super::server::{self, Handler, Limits, Request, Response};
 use super::session::{PageSession, Shared};
 use super::settings::Settings;
+use super::view::View;
 use super::GuiConfig;
-use serde_json::{json, Value};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr, TcpListener};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -102,12 +105,40 @@ struct Routes {
     access: Access,
 }
 
-fn json_reply(status: u16, v: &Value) -> Response {
-    Response::new(status, "application/json", v.to_string().into_bytes())
+/// An error answer: `{"error": TEXT}`.
+#[derive(Serialize)]
+struct ErrorAnswer<'a> {
+    error: &'a str,
+}
+
+/// The answer of `POST /api/session`.
+#[derive(Serialize)]
+struct SessionAnswer<'a> {
+    /// True when it is the page's own session again.
+    rejoined: bool,
+    sid: &'a str,
+    state: View<'a>,
+}
+
+/// The answer of `POST /api/cmd`: `{"ok":true,"state":...}`, or the refusal (400) with the
+/// state after it (whose `message` is the refusal too).
+#[derive(Serialize)]
+#[serde(untagged)]
+enum CommandAnswer<'a> {
+    Done { ok: bool, state: View<'a> },
+    Refused { error: String, state: View<'a> },
+}
+
+fn json_reply<T: Serialize>(status: u16, body: &T) -> Response {
+    match serde_json::to_vec(body) {
+        Ok(bytes) => Response::new(status, "application/json", bytes),
+        // Never sent: the answers are derived structs of texts, numbers and lists.
+        Err(e) => Response::text(500, &format!("cannot write the answer: {e}")),
+    }
 }
 
 fn error(status: u16, text: &str) -> Response {
-    json_reply(status, &json!({ "error": text }))
+    json_reply(status, &ErrorAnswer { error: text })
 }
 
 fn session_ended() -> Response {
@@ -174,8 +205,8 @@ impl Handler for Routes {
             },
             ("POST", "/api/session") => self.open_session(request),
             ("POST", "/api/close") => {
-                let body = body_json(request).unwrap_or(Value::Null);
-                let sid = id_param(request, "sid").or_else(|| body.get("sid").and_then(Value::as_str));
+                let body: CloseRequest = serde_json::from_slice(&request.body).unwrap_or_default();
+                let sid = id_param(request, "sid").or(body.sid.as_deref());
                 match sid {
                     Some(sid) if self.hub.close(sid) => Response::text(200, "closing"),
                     _ => Response::text(410, "no such session"),
@@ -222,19 +253,29 @@ impl Routes {
             Ok(b) => b,
             Err(reply) => return reply,
         };
-        if let Some(old) = body.get("rejoin").and_then(Value::as_str) {
+        // A body without a text `rejoin` asks for a new session.
+        let asked = OpenRequest::deserialize(&body).unwrap_or_default();
+        if let Some(old) = asked.rejoin.as_deref() {
             if let Some(shared) = self.hub.rejoin(old) {
-                return json_reply(
-                    200,
-                    &json!({"sid": old, "rejoined": true, "state": shared.lock().view()}),
-                );
+                let session = shared.lock();
+                let answer = SessionAnswer {
+                    rejoined: true,
+                    sid: old,
+                    state: session.view(),
+                };
+                return json_reply(200, &answer);
             }
         }
         match self.hub.create() {
-            Ok((sid, shared)) => json_reply(
-                200,
-                &json!({"sid": sid, "rejoined": false, "state": shared.lock().view()}),
-            ),
+            Ok((sid, shared)) => {
+                let session = shared.lock();
+                let answer = SessionAnswer {
+                    rejoined: false,
+                    sid: &sid,
+                    state: session.view(),
+                };
+                json_reply(200, &answer)
+            }
             Err(e) => error(503, &e),
         }
     }
@@ -268,8 +309,8 @@ impl Routes {
         if superseded {
             return error(409, "a newer request of this session took over");
         }
-        let view = shared.lock().view();
-        json_reply(200, &view)
+        let session = shared.lock();
+        json_reply(200, &session.view())
     }
 }
 
@@ -277,49 +318,54 @@ fn pgn_of(s: &PageSession) -> String {
     s.pgn_text()
 }
 
-/// Runs one command of the page; the answer carries the new view (and the error, if any).
-pub(super) fn command(shared: &Arc<Shared>, cmd: &Value) -> Response {
-    let outcome = shared.update(|s, shared| {
-        let result = run_command(s, shared, cmd);
-        if let Err(e) = &result {
-            s.message = Some(e.clone());
-            s.version += 1;
+/// Runs one command of the page (its JSON body); the answer carries the new view (and the
+/// error, if any).
+pub(super) fn command(shared: &Arc<Shared>, body: &Value) -> Response {
+    shared.update(|s, shared| {
+        let result = Command::read(body).and_then(|command| run_command(s, shared, command));
+        match result {
+            Ok(()) => json_reply(
+                200,
+                &CommandAnswer::Done {
+                    ok: true,
+                    state: s.view(),
+                },
+            ),
+            Err(e) => {
+                s.message = Some(e.clone());
+                s.version += 1;
+                json_reply(
+                    400,
+                    &CommandAnswer::Refused {
+                        error: e,
+                        state: s.view(),
+                    },
+                )
+            }
         }
-        (result, s.view())
-    });
-    match outcome {
-        (Ok(()), view) => json_reply(200, &json!({"ok": true, "state": view})),
-        (Err(e), view) => json_reply(400, &json!({"error": e, "state": view})),
-    }
+    })
 }
 
-fn str_field<'a>(cmd: &'a Value, key: &str) -> Result<&'a str, String> {
-    cmd.get(key)
-        .and_then(Value::as_str)
-        .ok_or_else(|| format!("missing text field '{key}'"))
-}
-
-fn run_command(s: &mut PageSession, shared: &Arc<Shared>, cmd: &Value) -> Result<(), String> {
-    let name = str_field(cmd, "cmd")?;
-    if name != "goto" {
+fn run_command(s: &mut PageSession, shared: &Arc<Shared>, command: Command) -> Result<(), String> {
+    if !matches!(command, Command::Goto { .. }) {
         s.message = None;
     }
-    match name {
-        "undo" => s.take_back(),
-        "new" => {
+    match command {
+        Command::Undo => s.take_back(),
+        Command::New {
+            variant,
+            chess960,
+            en_passant,
+            number,
+        } => {
             let rules = s.rules_from(
-                str_field(cmd, "variant")?,
-                cmd.get("chess960").and_then(Value::as_bool).unwrap_or(false),
-                cmd.get("enPassant").and_then(Value::as_str).unwrap_or("off"),
+                &variant,
+                chess960.unwrap_or(false),
+                en_passant.as_deref().unwrap_or("off"),
             )?;
-            let number = match cmd.get("number") {
-                None | Some(Value::Null) => None,
-                Some(n) => Some(
-                    n.as_u64()
-                        .filter(|n| *n <= 959)
-                        .ok_or_else(|| format!("Chess960 position numbers run from 0 to 959, not {n}"))?,
-                ),
-            };
+            if let Some(n) = number.filter(|n| *n > 959) {
+                return Err(format!("Chess960 position numbers run from 0 to 959, not {n}"));
+            }
             let start = match number.filter(|_| rules.is_chess960()) {
                 Some(n) => {
                     let fen = rules
@@ -334,8 +380,8 @@ fn run_command(s: &mut PageSession, shared: &Arc<Shared>, cmd: &Value) -> Result
             s.new_game(shared, start, &[], players);
             Ok(())
         }
-        "fen" => {
-            let text = str_field(cmd, "fen")?.trim();
+        Command::Fen { fen } => {
+            let text = fen.trim();
             if text.len() > 400 {
                 return Err("bad FEN: too long".into());
             }
@@ -344,21 +390,21 @@ fn run_command(s: &mut PageSession, shared: &Arc<Shared>, cmd: &Value) -> Result
             s.new_game(shared, pos, &[], players);
             Ok(())
         }
-        "settings" => {
-            let settings = Settings::from_json(cmd, s.engines.len())?;
+        Command::Settings(fields) => {
+            let settings = Settings::from_fields(&fields, s.engines.len())?;
             s.apply_settings(shared, settings);
             Ok(())
         }
-        "stop" => {
+        Command::Stop => {
             s.stop_engines();
             Ok(())
         }
-        "restart" => {
+        Command::Restart => {
             s.restart_engines(shared);
             Ok(())
         }
-        "review" => s.start_review(shared),
-        other => s.game_command(shared, other, cmd),
+        Command::Review => s.start_review(shared),
+        other => s.game_command(shared, other),
     }
 }
 

@@ -14,11 +14,14 @@ mod assets;
 mod commands;
 mod doors;
 mod engine_pool;
+#[cfg(test)]
+mod golden;
 mod http;
 mod hub;
 mod lines;
 mod notation;
 mod pgn_io;
+mod requests;
 mod review;
 mod review_state;
 mod secret;

@@ -5,17 +5,17 @@
 //! or the server shuts down. The page sees its progress, then every move's evaluation and
 //! judgement, the better lines, both sides' totals and the annotated PGN.
 //!
-//! The only door: [`PageSession::start_review`] and [`PageSession::review_json`].
+//! The only door: [`PageSession::start_review`] and [`PageSession::review_view`].
 
 use super::review_state::Review;
 use super::session::{PageSession, Shared};
 use crate::annotate::{
     annotated_pgn, clamped_cp, eval_text, read_games, review_game, GameReview, InputGame, Judgement, LocalAnalyst,
-    ReviewError,
+    MoveReview, ReviewError, SideSummary,
 };
 use crate::format::pv_numbered;
 use crate::session::ENGINE;
-use serde_json::{json, Value};
+use serde::Serialize;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Weak};
 use vorpal_engine::search::{Limits, Score, SearchOptions, Searcher};
@@ -100,64 +100,138 @@ impl PageSession {
         self.review = None;
     }
 
-    /// The review for the page (null when there is none, or when the main line changed since
+    /// The review for the page (None when there is none, or when the main line changed since
     /// it started).
-    pub fn review_json(&self) -> Value {
-        let Some(r) = &self.review else {
-            return Value::Null;
-        };
+    pub fn review_view(&self) -> Option<ReviewView<'_>> {
+        let r = self.review.as_ref()?;
         if r.nodes != self.main_line_moves() {
-            return Value::Null;
+            return None;
         }
-        let (state, message, review) = match &r.outcome {
-            None => ("running", None, None),
-            Some(Err(e)) => ("failed", Some(e.as_str()), None),
-            Some(Ok((review, pgn))) => ("done", None, Some((review, pgn))),
+        let mut out = ReviewView {
+            black: None,
+            done: r.done,
+            message: None,
+            moves: None,
+            nodes: REVIEW_NODES,
+            pgn: None,
+            start_cp: None,
+            state: "running",
+            total: r.total,
+            white: None,
         };
-        let mut out = json!({
-            "state": state,
-            "done": r.done,
-            "total": r.total,
-            "message": message,
-            "nodes": REVIEW_NODES,
-        });
-        if let Some((review, pgn)) = review {
-            out["moves"] = r
-                .nodes
-                .iter()
-                .zip(&review.moves)
-                .map(|((node, _), m)| {
-                    let white = m.white_eval();
-                    let line = (!m.line.is_empty()).then(|| pv_numbered(&m.before, &m.line));
-                    json!({
-                        "node": node,
-                        "ply": m.ply,
-                        "san": m.san(),
-                        "eval": eval_text(white),
-                        "cp": white_cp(m.after, m.mover().flip()),
-                        "mate": matches!(white, Score::Mate(_)),
-                        "judgement": m.verdict.judgement.map(Judgement::name),
-                        "mark": m.verdict.judgement.map(Judgement::suffix),
-                        "best": m.best.map(|b| m.before.move_to_san(b)),
-                        "line": line,
-                        "loss": (m.verdict.loss * 1000.0).round() / 1000.0,
-                    })
-                })
-                .collect();
-            out["startCp"] = json!(white_cp(review.start_eval, Color::White));
-            for (side, key) in [(Color::White, "white"), (Color::Black, "black")] {
-                let s = &review.sides[side.index()];
-                out[key] = json!({
-                    "accuracy": s.accuracy().map(|a| (a * 10.0).round() / 10.0),
-                    "acpl": s.acpl(),
-                    "inaccuracies": s.count(Judgement::Inaccuracy),
-                    "mistakes": s.count(Judgement::Mistake),
-                    "blunders": s.count(Judgement::Blunder),
-                });
+        match &r.outcome {
+            None => {}
+            Some(Err(e)) => {
+                out.state = "failed";
+                out.message = Some(e.as_str());
             }
-            out["pgn"] = json!(pgn);
+            Some(Ok((review, pgn))) => {
+                out.state = "done";
+                out.moves = Some(
+                    r.nodes
+                        .iter()
+                        .zip(&review.moves)
+                        .map(|((node, _), m)| move_view(*node, m))
+                        .collect(),
+                );
+                out.start_cp = Some(white_cp(review.start_eval, Color::White));
+                out.white = Some(side_view(&review.sides[Color::White.index()]));
+                out.black = Some(side_view(&review.sides[Color::Black.index()]));
+                out.pgn = Some(pgn.as_str());
+            }
         }
-        out
+        Some(out)
+    }
+}
+
+/// The game report for the page: its state (`running`, `failed` with a `message`, `done`)
+/// and progress; when done, every move's evaluation and judgement, the better lines, both
+/// sides' totals and the annotated PGN. Fields in alphabetical order, as the page has always
+/// received them; the report's own fields are left out until it is done.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ReviewView<'a> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    black: Option<SideView>,
+    /// Positions searched so far.
+    done: usize,
+    /// Why it failed.
+    message: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    moves: Option<Vec<ReviewedMove>>,
+    /// Nodes searched per position.
+    nodes: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pgn: Option<&'a str>,
+    /// The start position's evaluation (White's centipawns).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    start_cp: Option<i32>,
+    state: &'static str,
+    /// Positions in all.
+    total: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    white: Option<SideView>,
+}
+
+/// One reviewed move: evaluations from White's view.
+#[derive(Debug, Serialize)]
+struct ReviewedMove {
+    /// The engine's move (SAN), when it named one.
+    best: Option<String>,
+    /// Centipawns clamped to ±10 pawns (mates at the edge).
+    cp: i32,
+    /// `0.32`, `#-3`.
+    eval: String,
+    judgement: Option<&'static str>,
+    /// The engine's line, numbered SAN.
+    line: Option<String>,
+    /// Winning chances given away, 0..1.
+    loss: f64,
+    /// `?!`, `?` or `??`.
+    mark: Option<&'static str>,
+    mate: bool,
+    /// The move's node in the tree.
+    node: usize,
+    ply: usize,
+    san: String,
+}
+
+/// One side's totals.
+#[derive(Debug, Serialize)]
+struct SideView {
+    accuracy: Option<f64>,
+    acpl: Option<i64>,
+    blunders: usize,
+    inaccuracies: usize,
+    mistakes: usize,
+}
+
+/// The review of the move at `node`.
+fn move_view(node: usize, m: &MoveReview) -> ReviewedMove {
+    let white = m.white_eval();
+    ReviewedMove {
+        best: m.best.map(|b| m.before.move_to_san(b)),
+        cp: white_cp(m.after, m.mover().flip()),
+        eval: eval_text(white),
+        judgement: m.verdict.judgement.map(Judgement::name),
+        line: (!m.line.is_empty()).then(|| pv_numbered(&m.before, &m.line)),
+        loss: (m.verdict.loss * 1000.0).round() / 1000.0,
+        mark: m.verdict.judgement.map(Judgement::suffix),
+        mate: matches!(white, Score::Mate(_)),
+        node,
+        ply: m.ply,
+        san: m.san(),
+    }
+}
+
+/// One side's totals for the page.
+fn side_view(s: &SideSummary) -> SideView {
+    SideView {
+        accuracy: s.accuracy().map(|a| (a * 10.0).round() / 10.0),
+        acpl: s.acpl(),
+        blunders: s.count(Judgement::Blunder),
+        inaccuracies: s.count(Judgement::Inaccuracy),
+        mistakes: s.count(Judgement::Mistake),
     }
 }
 
@@ -227,7 +301,9 @@ fn run(
 #[cfg(test)]
 mod tests {
     use super::super::engine_pool::EnginePool;
+    use super::super::requests::Command;
     use super::*;
+    use serde_json::Value;
     use std::time::Duration;
     use vorpal_client::engine_process::EngineConfig;
 
@@ -243,7 +319,7 @@ mod tests {
 
     fn import(shared: &Arc<Shared>, text: &str) {
         shared
-            .update(|s, sh| s.game_command(sh, "pgn", &json!({ "text": text })))
+            .update(|s, sh| s.game_command(sh, Command::Pgn { text: text.into() }))
             .unwrap();
     }
 
@@ -258,9 +334,14 @@ mod tests {
         })
     }
 
+    /// The review as the page gets it (null when none).
+    fn review_json(shared: &Arc<Shared>) -> Value {
+        serde_json::to_value(shared.lock().review_view()).unwrap()
+    }
+
     fn wait_done(shared: &Arc<Shared>) -> Value {
         for _ in 0..3000 {
-            let view = shared.lock().review_json();
+            let view = review_json(shared);
             if view["state"] != "running" {
                 return view;
             }
@@ -306,9 +387,9 @@ mod tests {
         import(&shared, include_str!("../../../docs/examples/blunder.pgn"));
         // (The failing engine may hold the one place for a moment.)
         assert!(start_soon(&shared));
-        assert_eq!(shared.lock().review_json()["state"], "running");
+        assert_eq!(review_json(&shared)["state"], "running");
         import(&shared, "1. e4 e5 *");
-        assert!(shared.lock().review_json().is_null(), "a new game drops the review");
+        assert!(review_json(&shared).is_null(), "a new game drops the review");
         // The stopped review frees its place: a new one may start.
         assert!(start_soon(&shared));
         let view = wait_done(&shared);
@@ -319,7 +400,7 @@ mod tests {
         shared
             .update(|s, sh| {
                 let last = s.tree.line_end(0);
-                s.game_command(sh, "delete", &json!({ "node": last }))
+                s.game_command(sh, Command::Delete { node: last as u64 })
             })
             .unwrap();
         let stopped = (0..1000).any(|_| {

@@ -1,7 +1,7 @@
 //! What the page chooses: the mode (two people, play the engine, analysis, engine against
 //! engine), the engines' limits and strength, read from the page's JSON with every field checked.
 
-use serde_json::Value;
+use serde::Deserialize;
 use vorpal_engine::Color;
 
 /// Who moves.
@@ -90,11 +90,31 @@ impl Default for Settings {
     }
 }
 
-fn number(v: &Value, key: &str, min: u64, max: u64) -> Result<Option<u64>, String> {
-    match v.get(key) {
-        None | Some(Value::Null) => Ok(None),
-        Some(x) => {
-            let n = x.as_f64().ok_or_else(|| format!("'{key}' must be a number"))?;
+/// The fields of the `settings` command (and of the settings a `restore` brings back), as the
+/// page sends them: every one may be missing or null (its default), numbers may have a
+/// fraction (rounded). Other fields are ignored.
+#[derive(Clone, Debug, Default, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct SettingsFields {
+    mode: Option<String>,
+    color: Option<String>,
+    limit: Option<String>,
+    base: Option<f64>,
+    inc: Option<f64>,
+    movetime: Option<f64>,
+    depth: Option<f64>,
+    skill: Option<f64>,
+    elo: Option<f64>,
+    multipv: Option<f64>,
+    engine_white: Option<f64>,
+    engine_black: Option<f64>,
+}
+
+/// The field `key`'s number rounded, checked to lie in `min..=max`; None when not given.
+fn number(value: Option<f64>, key: &str, min: u64, max: u64) -> Result<Option<u64>, String> {
+    match value {
+        None => Ok(None),
+        Some(n) => {
             if !(min as f64..=max as f64).contains(&n) {
                 return Err(format!("'{key}' must be between {min} and {max}"));
             }
@@ -104,42 +124,42 @@ fn number(v: &Value, key: &str, min: u64, max: u64) -> Result<Option<u64>, Strin
 }
 
 impl Settings {
-    /// Reads settings from the page's JSON; `engines` is the number of engines offered.
-    pub fn from_json(v: &Value, engines: usize) -> Result<Settings, String> {
+    /// Checks the page's settings; `engines` is the number of engines offered.
+    pub fn from_fields(v: &SettingsFields, engines: usize) -> Result<Settings, String> {
         let mut s = Settings::default();
         let color = |c: Option<&str>| match c {
             Some("black") => Ok(Color::Black),
             Some("white") | None => Ok(Color::White),
             Some(o) => Err(format!("unknown colour '{o}'")),
         };
-        s.mode = match v.get("mode").and_then(Value::as_str).unwrap_or("human") {
+        s.mode = match v.mode.as_deref().unwrap_or("human") {
             "human" => Mode::Human,
             "play" => Mode::Play {
-                human: color(v.get("color").and_then(Value::as_str))?,
+                human: color(v.color.as_deref())?,
             },
             "analysis" => Mode::Analysis,
             "watch" => Mode::Watch,
             o => return Err(format!("unknown mode '{o}'")),
         };
-        s.limit = match v.get("limit").and_then(Value::as_str).unwrap_or("clock") {
+        s.limit = match v.limit.as_deref().unwrap_or("clock") {
             "clock" => {
-                let base = number(v, "base", 1, 36_000_000)?.unwrap_or(180_000);
-                let inc = number(v, "inc", 0, 600_000)?.unwrap_or(0);
+                let base = number(v.base, "base", 1, 36_000_000)?.unwrap_or(180_000);
+                let inc = number(v.inc, "inc", 0, 600_000)?.unwrap_or(0);
                 Limit::Clock {
                     base_ms: base,
                     inc_ms: inc,
                 }
             }
-            "movetime" => Limit::MoveTime(number(v, "movetime", 10, 3_600_000)?.unwrap_or(1000)),
-            "depth" => Limit::Depth(number(v, "depth", 1, 99)?.unwrap_or(8) as u32),
+            "movetime" => Limit::MoveTime(number(v.movetime, "movetime", 10, 3_600_000)?.unwrap_or(1000)),
+            "depth" => Limit::Depth(number(v.depth, "depth", 1, 99)?.unwrap_or(8) as u32),
             o => return Err(format!("unknown limit '{o}'")),
         };
-        s.skill = number(v, "skill", 0, 20)?.map(|n| n as u32);
-        s.elo = number(v, "elo", 100, 4000)?.map(|n| n as u32);
-        s.multipv = number(v, "multipv", 1, 5)?.unwrap_or(1) as u32;
+        s.skill = number(v.skill, "skill", 0, 20)?.map(|n| n as u32);
+        s.elo = number(v.elo, "elo", 100, 4000)?.map(|n| n as u32);
+        s.multipv = number(v.multipv, "multipv", 1, 5)?.unwrap_or(1) as u32;
         let last = engines.saturating_sub(1) as u64;
-        let white = number(v, "engineWhite", 0, last)?.unwrap_or(0) as usize;
-        let black = number(v, "engineBlack", 0, last)?.unwrap_or(white as u64) as usize;
+        let white = number(v.engine_white, "engineWhite", 0, last)?.unwrap_or(0) as usize;
+        let black = number(v.engine_black, "engineBlack", 0, last)?.unwrap_or(white as u64) as usize;
         s.engine = [white, black];
         Ok(s)
     }
@@ -168,12 +188,17 @@ impl Settings {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+
+    /// Settings from the page's JSON text.
+    fn read(json: &str, engines: usize) -> Result<Settings, String> {
+        let fields: SettingsFields = serde_json::from_str(json).map_err(|e| e.to_string())?;
+        Settings::from_fields(&fields, engines)
+    }
 
     #[test]
     fn reads_and_checks_settings() {
-        let s = Settings::from_json(
-            &json!({"mode": "play", "color": "black", "limit": "clock", "base": 60000, "inc": 1000, "skill": 5}),
+        let s = read(
+            r#"{"mode": "play", "color": "black", "limit": "clock", "base": 60000, "inc": 1000, "skill": 5}"#,
             1,
         )
         .unwrap();
@@ -189,12 +214,19 @@ mod tests {
         let opts = s.engine_options(|_| true);
         assert!(opts.contains(&("Skill Level".into(), "5".into())));
         assert!(opts.contains(&("MultiPV".into(), "1".into())));
-        let a = Settings::from_json(&json!({"mode": "analysis", "multipv": 3}), 1).unwrap();
+        let a = read(r#"{"mode": "analysis", "multipv": 3}"#, 1).unwrap();
         assert!(a.engine_options(|_| true).contains(&("MultiPV".into(), "3".into())));
         assert!(a.engine_options(|_| false).is_empty());
-        assert!(Settings::from_json(&json!({"mode": "fly"}), 1).is_err());
-        assert!(Settings::from_json(&json!({"multipv": 9}), 1).is_err());
-        assert!(Settings::from_json(&json!({"engineWhite": 1}), 1).is_err());
-        assert!(Settings::from_json(&json!({"depth": "deep", "limit": "depth"}), 1).is_err());
+        assert!(read(r#"{"mode": "fly"}"#, 1).is_err());
+        assert!(read(r#"{"multipv": 9}"#, 1).is_err());
+        assert!(read(r#"{"engineWhite": 1}"#, 1).is_err());
+        assert!(read(r#"{"depth": "deep", "limit": "depth"}"#, 1).is_err());
+        // Null is a missing field; a fraction is rounded; other fields are ignored.
+        let d = read(
+            r#"{"limit": "depth", "depth": 7.6, "skill": null, "cmd": "settings"}"#,
+            1,
+        )
+        .unwrap();
+        assert_eq!((d.limit, d.skill), (Limit::Depth(8), None));
     }
 }

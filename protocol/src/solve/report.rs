@@ -1,12 +1,55 @@
 //! The JSON output (one object per problem or twin) and the progress line on stderr.
 
 use super::problem::Task;
-use crate::json::Object;
+use serde::Serialize;
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 use vorpal_engine::solve::{Solution, SolveControl, Solved};
 use vorpal_engine::Position;
+
+/// The JSON object of one solved task, its fields in this order (the optional ones left out
+/// when absent).
+#[derive(Debug, Serialize)]
+struct SolvedJson<'a> {
+    problem: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    twin: Option<String>,
+    stipulation: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    keys: Option<Vec<String>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    forced: Option<Vec<String>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tries: Option<Vec<TryJson>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    solutions: Option<Vec<Vec<String>>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    short: Option<Vec<Vec<String>>>,
+    complete: bool,
+    nodes: u64,
+    ms: u128,
+}
+
+/// A try and the defences that refute it.
+#[derive(Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+struct TryJson {
+    #[serde(rename = "move")]
+    mv: String,
+    refutations: Vec<String>,
+}
+
+/// The JSON object of a problem that could not be solved.
+#[derive(Debug, Serialize)]
+struct ErrorJson<'a> {
+    problem: usize,
+    error: &'a str,
+}
+
+/// The JSON text of a derived object (texts and numbers only, so it always serializes).
+fn json_text<T: Serialize>(object: &T) -> String {
+    serde_json::to_string(object).expect("a derived object of texts and numbers always serializes")
+}
 
 /// The JSON object of one solved task: `stipulation` as given, `keys` (and with tries `tries`,
 /// each with its `refutations`) or `solutions` (each line's moves in UCI, played from `base`:
@@ -14,23 +57,31 @@ use vorpal_engine::Position;
 /// are any), `complete`, `nodes` and `ms`; `problem` (1-based) and for a twin `twin`.
 pub fn json(problem: usize, task: &Task, base: &Position, solved: &Solved, tries: bool, ms: u128) -> String {
     let pos = base;
-    let mut obj = Object::new().num("problem", problem as i128);
-    if let Some(label) = task.label {
-        obj = obj.str("twin", &label.to_string());
-    }
-    obj = obj.str("stipulation", &task.stipulation_text);
+    let mut out = SolvedJson {
+        problem,
+        twin: task.label.map(|label| label.to_string()),
+        stipulation: &task.stipulation_text,
+        keys: None,
+        forced: None,
+        tries: None,
+        solutions: None,
+        short: None,
+        complete: solved.complete,
+        nodes: solved.nodes,
+        ms,
+    };
     match &solved.solution {
         Solution::Direct(direct) => {
             let mut keys: Vec<String> = direct.keys.iter().map(|k| pos.move_to_uci(k.mv)).collect();
             keys.sort();
-            obj = obj.strs("keys", &keys);
+            out.keys = Some(keys);
             if !direct.forced.is_empty() {
                 let mut forced: Vec<String> = direct.forced.iter().map(|&m| pos.move_to_uci(m)).collect();
                 forced.sort();
-                obj = obj.strs("forced", &forced);
+                out.forced = Some(forced);
             }
             if tries {
-                let mut list: Vec<(String, Vec<String>)> = direct
+                let mut list: Vec<TryJson> = direct
                     .tries
                     .iter()
                     .map(|t| {
@@ -38,15 +89,14 @@ pub fn json(problem: usize, task: &Task, base: &Position, solved: &Solved, tries
                         let mut refutations: Vec<String> =
                             t.refutations.iter().map(|&r| after.move_to_uci(r)).collect();
                         refutations.sort();
-                        (pos.move_to_uci(t.mv), refutations)
+                        TryJson {
+                            mv: pos.move_to_uci(t.mv),
+                            refutations,
+                        }
                     })
                     .collect();
                 list.sort();
-                let items: Vec<Object> = list
-                    .iter()
-                    .map(|(mv, refutations)| Object::new().str("move", mv).strs("refutations", refutations))
-                    .collect();
-                obj = obj.objects("tries", items);
+                out.tries = Some(list);
             }
         }
         Solution::Help(help) => {
@@ -58,24 +108,21 @@ pub fn json(problem: usize, task: &Task, base: &Position, solved: &Solved, tries
                 lines.sort_by_key(|a| (a.len(), a.join(" ")));
                 lines
             };
-            obj = obj.value("solutions", uci(&help.lines));
+            out.solutions = Some(uci(&help.lines));
             if !help.short.is_empty() {
-                obj = obj.value("short", uci(&help.short));
+                out.short = Some(uci(&help.short));
             }
         }
     }
-    obj.value("complete", solved.complete)
-        .num("nodes", solved.nodes)
-        .num("ms", ms as i128)
-        .finish()
+    json_text(&out)
 }
 
 /// The JSON object of a problem that could not be solved.
 pub fn json_error(problem: usize, message: &str) -> String {
-    Object::new()
-        .num("problem", problem as i128)
-        .str("error", message)
-        .finish()
+    json_text(&ErrorJson {
+        problem,
+        error: message,
+    })
 }
 
 /// Shows `solving <what>: <nodes> nodes, <seconds> s` on stderr every second while `done` is
@@ -133,4 +180,112 @@ pub fn summary(solved: &Solved, seconds: f64) -> String {
 /// The starting position's diagram for the text output.
 pub fn diagram(pos: &Position) -> String {
     crate::display::diagram(pos)
+}
+
+#[cfg(test)]
+mod tests {
+    //! The objects byte for byte as `vorpal solve --json` printed them before its JSON became
+    //! derived types (captured from that code, which built each object field by field).
+    use super::*;
+    use vorpal_engine::solve::{AttackLine, DirectSolution, HelpSolution, Stipulation};
+    use vorpal_engine::Move;
+
+    fn task(label: Option<char>, stipulation: &str) -> Task {
+        Task {
+            label,
+            change: String::new(),
+            position: Position::startpos(),
+            stipulation: stipulation.parse::<Stipulation>().unwrap(),
+            stipulation_text: stipulation.to_string(),
+            start: None,
+        }
+    }
+
+    fn line(pos: &Position, ucis: &str) -> Vec<Move> {
+        let mut p = *pos;
+        ucis.split_whitespace()
+            .map(|u| {
+                let mv = p.parse_uci(u).unwrap();
+                p = p.after(mv);
+                mv
+            })
+            .collect()
+    }
+
+    fn attack(mv: Move, refutations: Vec<Move>) -> AttackLine {
+        AttackLine {
+            mv,
+            length: 2,
+            threats: Vec::new(),
+            defences: Vec::new(),
+            refutations,
+        }
+    }
+
+    #[test]
+    fn direct_objects_are_unchanged() {
+        let pos = Position::startpos();
+        let mv = |u: &str| line(&pos, u)[0];
+        let after_c3 = pos.after(mv("b1c3"));
+        let refute = |u: &str| line(&after_c3, u)[0];
+        let solved = Solved {
+            solution: Solution::Direct(DirectSolution {
+                keys: vec![attack(mv("g1f3"), Vec::new()), attack(mv("e2e4"), Vec::new())],
+                tries: vec![
+                    attack(mv("b1c3"), vec![refute("g8f6"), refute("e7e5")]),
+                    attack(mv("a2a3"), vec![line(&pos.after(mv("a2a3")), "h7h6")[0]]),
+                ],
+                forced: vec![mv("h2h3"), mv("d2d4")],
+            }),
+            nodes: 123_456,
+            complete: true,
+        };
+        assert_eq!(
+            json(3, &task(Some('b'), "#2"), &pos, &solved, true, 78),
+            r##"{"problem":3,"twin":"b","stipulation":"#2","keys":["e2e4","g1f3"],"forced":["d2d4","h2h3"],"tries":[{"move":"a2a3","refutations":["h7h6"]},{"move":"b1c3","refutations":["e7e5","g8f6"]}],"complete":true,"nodes":123456,"ms":78}"##
+        );
+        let plain = Solved {
+            solution: Solution::Direct(DirectSolution::default()),
+            nodes: 0,
+            complete: false,
+        };
+        assert_eq!(
+            json(1, &task(None, "s#3"), &pos, &plain, false, 0),
+            r##"{"problem":1,"stipulation":"s#3","keys":[],"complete":false,"nodes":0,"ms":0}"##
+        );
+        assert_eq!(
+            json(1, &task(None, "#2"), &pos, &plain, true, u128::from(u64::MAX)),
+            r##"{"problem":1,"stipulation":"#2","keys":[],"tries":[],"complete":false,"nodes":0,"ms":18446744073709551615}"##
+        );
+    }
+
+    #[test]
+    fn help_objects_and_errors_are_unchanged() {
+        let pos = Position::startpos();
+        let solved = Solved {
+            solution: Solution::Help(HelpSolution {
+                lines: vec![line(&pos, "g2g4 e7e5 f2f3 d8h4"), line(&pos, "f2f3 e7e5 g2g4 d8h4")],
+                short: vec![line(&pos, "e2e4 e7e5"), line(&pos, "d2d4")],
+            }),
+            nodes: 42,
+            complete: true,
+        };
+        assert_eq!(
+            json(2, &task(Some('a'), "h#2"), &pos, &solved, false, 5),
+            r##"{"problem":2,"twin":"a","stipulation":"h#2","solutions":[["f2f3","e7e5","g2g4","d8h4"],["g2g4","e7e5","f2f3","d8h4"]],"short":[["d2d4"],["e2e4","e7e5"]],"complete":true,"nodes":42,"ms":5}"##
+        );
+        let none = Solved {
+            solution: Solution::Help(HelpSolution::default()),
+            nodes: 7,
+            complete: true,
+        };
+        assert_eq!(
+            json(4, &task(None, "ser-h#3"), &pos, &none, true, 1),
+            r##"{"problem":4,"stipulation":"ser-h#3","solutions":[],"complete":true,"nodes":7,"ms":1}"##
+        );
+        assert_eq!(
+            json_error(5, "line 3, 'kzz': a \"piece\" \\ é \u{7}"),
+            r##"{"problem":5,"error":"line 3, 'kzz': a \"piece\" \\ é \u0007"}"##
+        );
+    }
 }
