@@ -194,3 +194,23 @@ test('the side is kept from play to analysis; a piece without a move says why; t
   assert.ok(b8.y > b1.y, 'still Black at the bottom in analysis');
   await closePage(page);
 });
+
+test('move marks: kept from import to export, and written with the mark buttons', async () => {
+  const page = await openPage();
+  await page.fill('#pgn', '1. d4! d5?? 2. c4 $14 *');
+  await page.click('#importpgn');
+  await moveCount(page, 3);
+  assert.deepEqual(await page.locator('#moves .nag').allTextContents(), ['!', '??']);
+  let pgn = await exportedPgn(page, 'd4!');
+  assert.match(pgn, /1\. d4! d5\?\? 2\. c4 \$14 \*/, pgn);
+  // 2. c4 is shown: mark it !?, then ?! replaces it, and the same button again removes it.
+  await page.click('#marks button[data-nag="5"]');
+  await page.waitForFunction(() => document.querySelector('#moves .current .nag')?.textContent === '!?');
+  await page.click('#marks button[data-nag="6"]');
+  await page.waitForFunction(() => document.querySelector('#moves .current .nag')?.textContent === '?!');
+  pgn = await exportedPgn(page, 'c4?!');
+  assert.match(pgn, /2\. c4\?! \$14 \*/, pgn);
+  await page.click('#marks button[data-nag="6"]');
+  await page.waitForFunction(() => !document.querySelector('#moves .current .nag'));
+  await closePage(page);
+});

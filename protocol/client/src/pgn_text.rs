@@ -144,6 +144,33 @@ pub fn move_text(word: &str) -> Option<&str> {
     (first.is_ascii_alphanumeric() && (lettered || castles) && !is_result(text)).then_some(text)
 }
 
+/// The move marks and their NAGs, as PGN numbers them: `!` 1, `?` 2, `!!` 3, `??` 4, `!?` 5,
+/// `?!` 6.
+pub const MOVE_MARKS: [(&str, u8); 6] = [("!", 1), ("?", 2), ("!!", 3), ("??", 4), ("!?", 5), ("?!", 6)];
+
+/// A word's move mark split off: `("d4", Some(1))` for `d4!`; a suffix of `!` and `?` that is
+/// no mark is dropped.
+pub fn split_mark(text: &str) -> (&str, Option<u8>) {
+    let bare = text.trim_end_matches(['!', '?']);
+    (bare, mark_nag(&text[bare.len()..]))
+}
+
+/// The NAG of a move mark (`?!` -> 6), or of a `$n` word (`$14` -> 14).
+pub fn mark_nag(word: &str) -> Option<u8> {
+    match word.strip_prefix('$') {
+        Some(number) => number.parse().ok(),
+        None => MOVE_MARKS.iter().find(|(m, _)| *m == word).map(|&(_, n)| n),
+    }
+}
+
+/// How a NAG is written after a move: the mark for 1-6 (`!?`), else `$n`.
+pub fn nag_text(nag: u8) -> String {
+    match MOVE_MARKS.iter().find(|&&(_, n)| n == nag) {
+        Some((mark, _)) => (*mark).to_string(),
+        None => format!("${nag}"),
+    }
+}
+
 /// A tag line: `[Name "value"]` with `\` and `"` escaped.
 pub fn tag_line(name: &str, value: &str) -> String {
     format!("[{name} \"{}\"]\n", quote(value))

@@ -67,6 +67,15 @@ impl PageSession {
                 self.bump();
                 Ok(())
             }
+            Command::Mark { node, nag } => {
+                let node = node as usize;
+                if node == 0 || !self.tree.contains(node) || nag.is_some_and(|n| !(1..=6).contains(&n)) {
+                    return Err("a mark is a NAG from 1 (!) to 6 (?!) on a move of the game".into());
+                }
+                self.tree.set_mark(node, nag);
+                self.bump();
+                Ok(())
+            }
             Command::Pgn { text } => {
                 let game = import_pgn(&text, self.rules()).map_err(|e| format!("bad PGN, game unchanged: {e}"))?;
                 if self.settings.mode != Mode::Analysis {

@@ -6,8 +6,10 @@
 //! text of two of them (a small position's answer and a view with engine lines) to show
 //! the shapes. Two refusals of mistyped or missing fields (`goto` with `ply` -3, `comment`
 //! without `text`) have the texts of the typed reader since then ("bad 'goto' command: ...");
-//! every other answer is as it was. Today's date in the PGN is masked. `VORPAL_GOLDEN_OUT=FILE` writes the full
-//! transcript to FILE (to look at a difference).
+//! every other answer is as it was, until the nodes of the view gained their `nags` (the move
+//! marks) and the file was written again. Today's date in the PGN is masked.
+//! `VORPAL_GOLDEN_OUT=FILE` writes the full transcript to FILE (to look at a difference);
+//! `VORPAL_GOLDEN_WRITE=1` writes `testdata/answers.txt` anew after an intended change.
 
 use super::engine_pool::EnginePool;
 use super::http::command;
@@ -240,6 +242,11 @@ fn the_page_gets_the_same_json_as_before() {
         std::fs::write(path, &full).unwrap();
     }
     let actual = summary(&full);
+    if std::env::var_os("VORPAL_GOLDEN_WRITE").is_some() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/src/gui/testdata/answers.txt");
+        std::fs::write(path, &actual).unwrap();
+        return;
+    }
     let expected = include_str!("testdata/answers.txt");
     for (i, (a, e)) in actual.lines().zip(expected.lines()).enumerate() {
         assert_eq!(a, e, "line {} differs", i + 1);

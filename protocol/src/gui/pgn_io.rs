@@ -7,7 +7,9 @@
 
 use super::notation::{numbered, refusal};
 use super::tree::GameTree;
-use vorpal_client::pgn_text::{comment, is_result, move_text, tag_line, tokenize, wrap, PgnToken};
+use vorpal_client::pgn_text::{
+    comment, is_result, mark_nag, move_text, nag_text, split_mark, tag_line, tokenize, wrap, PgnToken,
+};
 use vorpal_client::variant_tag::{en_passant_tag, rules_from_tags, variant_tag};
 use vorpal_engine::{Position, Rules};
 
@@ -85,8 +87,15 @@ pub fn import_pgn(text: &str, current: Rules) -> Result<ImportedGame, String> {
             }
             PgnToken::Close => at = stack.pop().ok_or("a ')' closes no variation")?,
             PgnToken::Word(w) => {
+                // A NAG word (`$1`) or a mark standing alone (`!?`) belongs to the move before.
+                if let Some(nag) = mark_nag(&w) {
+                    if at != 0 {
+                        tree.add_nag(at, nag);
+                    }
+                    continue;
+                }
                 let Some(text) = move_text(&w) else { continue };
-                let text = text.trim_end_matches(['!', '?']);
+                let (text, mark) = split_mark(text);
                 let pos = tree.node(at).position;
                 if let Some((_, reason)) = tree.outcome_at(at) {
                     let last = tree.node(at);
@@ -100,6 +109,9 @@ pub fn import_pgn(text: &str, current: Rules) -> Result<ImportedGame, String> {
                 }
                 let mv = pos.parse_move(text).map_err(|_| refusal(&pos, text))?;
                 at = tree.add(at, mv);
+                if let Some(nag) = mark {
+                    tree.add_nag(at, nag);
+                }
             }
         }
     }
@@ -190,10 +202,20 @@ fn write_move(tree: &GameTree, id: usize, number: bool, out: &mut Vec<String>) {
     let before = tree.node(node.parent.unwrap_or(0)).position;
     let text = numbered(&before, &node.san);
     let white = before.side_to_move() == vorpal_engine::Color::White;
+    // The move mark is written on the move (`d4!`), any other NAG after it (`$14`).
+    let mark = node
+        .nags
+        .iter()
+        .find(|n| (1..=6).contains(*n))
+        .map(|&n| nag_text(n))
+        .unwrap_or_default();
     if white || number {
-        out.push(text);
+        out.push(format!("{text}{mark}"));
     } else {
-        out.push(node.san.clone());
+        out.push(format!("{}{mark}", node.san));
+    }
+    for &nag in node.nags.iter().filter(|n| !(1..=6).contains(*n)) {
+        out.push(nag_text(nag));
     }
     if let Some(c) = &node.comment {
         out.push(comment(c));
@@ -290,6 +312,28 @@ mod tests {
         let back = import_pgn(&out, Rules::default()).unwrap();
         assert_eq!(export(&back.tree, &back.headers), out);
         assert_eq!(back.tree.node(0).comment.as_deref(), Some("start"));
+    }
+
+    #[test]
+    fn move_marks_and_nags_are_kept() {
+        let text = "1. d4! d5?? 2. c4!? $14 e6 ! (2... c6?! $10) 3. Nc3 *";
+        let game = import_pgn(text, Rules::default()).unwrap();
+        let nags: Vec<Vec<u8>> = game
+            .tree
+            .line(game.tree.line_end(0))
+            .iter()
+            .skip(1)
+            .map(|&n| game.tree.node(n).nags.clone())
+            .collect();
+        assert_eq!(nags, [vec![1], vec![4], vec![5, 14], vec![1], vec![]]);
+        let out = export(&game.tree, &game.headers);
+        let flat = out.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(
+            flat.contains("1. d4! d5?? 2. c4!? $14 e6! (2... c6?! $10) 3. Nc3 *"),
+            "{out}"
+        );
+        let back = import_pgn(&out, Rules::default()).unwrap();
+        assert_eq!(export(&back.tree, &back.headers), out);
     }
 
     #[test]

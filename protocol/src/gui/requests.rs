@@ -70,6 +70,14 @@ pub enum Command {
         /// The comment.
         text: String,
     },
+    /// Sets the mark of move `node` (`nag` 1 `!`, 2 `?`, 3 `!!`, 4 `??`, 5 `!?`, 6 `?!`; none
+    /// removes it).
+    Mark {
+        /// A node number of the move tree.
+        node: u64,
+        /// The mark's NAG.
+        nag: Option<u8>,
+    },
     /// Imports a game from PGN.
     Pgn {
         /// The PGN text.

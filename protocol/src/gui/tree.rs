@@ -25,6 +25,8 @@ pub struct Node {
     pub children: Vec<usize>,
     /// The comment after the move (before the first move for the root).
     pub comment: Option<String>,
+    /// The move's NAGs in PGN order: its mark (`!` 1 … `?!` 6) and any others (`$14`).
+    pub nags: Vec<u8>,
     /// Moves from the start position.
     pub ply: usize,
 }
@@ -48,6 +50,7 @@ impl GameTree {
                 position: start,
                 children: Vec::new(),
                 comment: None,
+                nags: Vec::new(),
                 ply: 0,
             }],
         }
@@ -88,6 +91,27 @@ impl GameTree {
         }
     }
 
+    /// Sets the move mark of node `id` (a NAG 1-6, or None to remove it); its other NAGs stay.
+    pub fn set_mark(&mut self, id: usize, mark: Option<u8>) {
+        if let Some(n) = self.nodes.get_mut(id) {
+            n.nags.retain(|&g| !(1..=6).contains(&g));
+            if let Some(m) = mark {
+                n.nags.insert(0, m);
+            }
+        }
+    }
+
+    /// Adds a NAG to node `id` (a second move mark replaces the first).
+    pub fn add_nag(&mut self, id: usize, nag: u8) {
+        if (1..=6).contains(&nag) {
+            self.set_mark(id, Some(nag));
+        } else if let Some(n) = self.nodes.get_mut(id) {
+            if !n.nags.contains(&nag) {
+                n.nags.push(nag);
+            }
+        }
+    }
+
     /// Adds `comment` to node `id`'s comment (an empty one adds nothing).
     pub fn append_comment(&mut self, id: usize, comment: &str) {
         let comment = comment.trim();
@@ -122,6 +146,7 @@ impl GameTree {
             position: before.after(mv),
             children: Vec::new(),
             comment: None,
+            nags: Vec::new(),
             ply: self.nodes[parent].ply + 1,
         };
         self.nodes.push(node);

@@ -131,6 +131,8 @@ struct NodeView<'a> {
     children: &'a [usize],
     comment: Option<&'a str>,
     id: usize,
+    /// The move's NAGs: its mark (`!` 1 … `?!` 6) first.
+    nags: &'a [u8],
     parent: Option<usize>,
     ply: usize,
     san: &'a str,
@@ -284,6 +286,7 @@ impl PageSession {
                     children: &n.children,
                     comment: n.comment.as_deref(),
                     id,
+                    nags: &n.nags,
                     parent: n.parent,
                     ply: n.ply,
                     san: &n.san,

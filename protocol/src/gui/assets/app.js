@@ -75,6 +75,11 @@ function show(s) {
   const here = readComment(shownNode(s)?.comment);
   boards.setShapes(here.shapes);
   if (document.activeElement !== $('comment')) $('comment').value = here.text;
+  const shownNags = shownNode(s)?.nags || [];
+  for (const b of document.querySelectorAll('#marks button')) {
+    b.disabled = s.node === 0;
+    b.setAttribute('aria-pressed', String(shownNags.includes(Number(b.dataset.nag))));
+  }
   $('poslink').href = positionLink(s);
   showThinking(s);
   fitCells();
@@ -472,6 +477,14 @@ function wire() {
   window.addEventListener('resize', fitCells);
   window.addEventListener('hashchange', openLinkedPosition);
   $('comment').addEventListener('change', saveComment);
+  for (const b of document.querySelectorAll('#marks button')) {
+    b.addEventListener('click', () => {
+      if (!state || state.node === 0) return;
+      const nag = Number(b.dataset.nag);
+      const on = (shownNode(state)?.nags || []).includes(nag);
+      send({ cmd: 'mark', node: state.node, nag: on ? null : nag });
+    });
+  }
   $('comment').addEventListener('keydown', (e) => {
     if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
       e.preventDefault();

@@ -22,6 +22,8 @@ export function renderMoves(el, state, onGoto) {
     if (!black) parentEl.append(span('num', `${number}.`), ' ');
     else if (forceNumber) parentEl.append(span('num', `${number}…`), ' ');
     const s = span(variation ? 'move variation' : 'move', node.san);
+    const mark = markText(node.nags);
+    if (mark) s.append(span('nag', mark));
     s.dataset.ply = String(node.ply);
     s.dataset.node = String(node.id);
     if (node.id === state.node) s.classList.add('current');
@@ -59,6 +61,15 @@ export function renderMoves(el, state, onGoto) {
     const r = current.getBoundingClientRect();
     if (r.top < box.top || r.bottom > box.bottom) el.scrollTop += r.top - box.top - box.height / 2;
   }
+}
+
+/** The move marks by NAG, as PGN numbers them. */
+export const MARKS = { 1: '!', 2: '?', 3: '!!', 4: '??', 5: '!?', 6: '?!' };
+
+/** The mark of a move's NAGs (its first NAG from 1 to 6), or ''. */
+export function markText(nags) {
+  const n = (nags || []).find((g) => g >= 1 && g <= 6);
+  return n ? MARKS[n] : '';
 }
 
 /** "1.2M", "850k". */
