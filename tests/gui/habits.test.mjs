@@ -176,9 +176,9 @@ test('the side is kept from play to analysis; a piece without a move says why; t
   await page.fill('#movetime', '1500');
   await page.dispatchEvent('#movetime', 'change');
   await page.click('#newgame');
-  await page.waitForFunction(() => !document.getElementById('thinking').hidden && /thinking/.test(document.getElementById('thinking').textContent), null, { timeout: 10000 });
+  await page.waitForFunction(() => /is thinking/.test(document.getElementById('status').textContent), null, { timeout: 10000 });
   await moveCount(page, 1);
-  await page.waitForFunction(() => document.getElementById('thinking').hidden);
+  await page.waitForFunction(() => !/thinking/.test(document.getElementById('status').textContent));
   const a8 = await page.locator(cell('A', 'a8')).boundingBox();
   const a1 = await page.locator(cell('A', 'a1')).boundingBox();
   assert.ok(a8.y > a1.y, 'Black at the bottom in play');
@@ -212,5 +212,57 @@ test('move marks: kept from import to export, and written with the mark buttons'
   assert.match(pgn, /2\. c4\?! \$14 \*/, pgn);
   await page.click('#marks button[data-nag="6"]');
   await page.waitForFunction(() => !document.querySelector('#moves .current .nag'));
+  // An imported game's result is shown at its end (here Black resigned: 1-0).
+  await page.fill('#pgn', '[Result "1-0"]\n\n1. d4 d5 2. c4 1-0');
+  await page.click('#importpgn');
+  await page.waitForFunction(() => /White won \(1-0/.test(document.getElementById('status').textContent));
+  await closePage(page);
+});
+
+/** A game against the engine at 300 ms a move, the person White. */
+async function playGame(page) {
+  await page.selectOption('#mode', 'play');
+  await page.selectOption('#color', 'white');
+  await page.selectOption('#limit', 'movetime');
+  await page.fill('#movetime', '300');
+  await page.dispatchEvent('#movetime', 'change');
+  await page.click('#newgame');
+  await moveCount(page, 0);
+}
+
+test('abort before both sides moved, resign with an in-page confirmation, a draw offer the engine answers', async () => {
+  const page = await openPage();
+  page.on('dialog', () => assert.fail('no window.confirm'));
+  await playGame(page);
+  // Abort: only before both sides have moved; the game ends without a result.
+  assert.ok(await page.isVisible('#abort'));
+  assert.ok(!(await page.isVisible('#resign')));
+  await page.click('#abort');
+  await page.waitForFunction(() => /aborted/i.test(document.getElementById('status').textContent));
+  assert.match(await exportedPgn(page, '*'), /\*\s*$/);
+  // Resign: once the game has begun, confirmed by a button in the page named Resign.
+  await playGame(page);
+  await clickMove(page, ['A', 'e2'], ['B', 'e4']);
+  await moveCount(page, 2);
+  await page.click('#resign');
+  assert.ok(await page.isVisible('#confirm'));
+  await page.click('#confirm button:has-text("Resign")');
+  await page.waitForFunction(() => /White resigns/.test(document.getElementById('status').textContent));
+  let pgn = await exportedPgn(page, '0-1');
+  assert.match(pgn, /0-1\s*$/, pgn);
+  assert.match(pgn, /\[Result "0-1"\]/, pgn);
+  // A draw offer: the engine answers by its evaluation (a draw, or a message why not).
+  await playGame(page);
+  await clickMove(page, ['A', 'e2'], ['B', 'e4']);
+  await moveCount(page, 2);
+  await page.click('#offerdraw');
+  await page.waitForFunction(() => /Draw agreed/.test(document.getElementById('status').textContent) || /declines the draw/.test(document.getElementById('notice').textContent));
+  if (/Draw agreed/.test(await page.textContent('#status'))) {
+    pgn = await exportedPgn(page, '1/2-1/2');
+    assert.match(pgn, /1\/2-1\/2\s*$/, pgn);
+  } else {
+    assert.match(await page.textContent('#notice'), /sees [+-]\d+\.\d\d for itself/);
+    assert.ok(await page.isVisible('#resign'), 'the game goes on');
+  }
   await closePage(page);
 });

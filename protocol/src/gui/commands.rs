@@ -5,7 +5,7 @@
 
 use super::pgn_io::{export_pgn, import_pgn, today, ExportGame};
 use super::requests::Command;
-use super::session::{PageSession, Shared};
+use super::session::{Ending, PageSession, Shared};
 use super::settings::{Mode, Settings, SettingsFields};
 use std::sync::Arc;
 
@@ -67,6 +67,9 @@ impl PageSession {
                 self.bump();
                 Ok(())
             }
+            Command::Abort => self.declare(Ending::Abort),
+            Command::Resign => self.declare(Ending::Resign),
+            Command::OfferDraw => self.declare(Ending::OfferDraw),
             Command::Mark { node, nag } => {
                 let node = node as usize;
                 if node == 0 || !self.tree.contains(node) || nag.is_some_and(|n| !(1..=6).contains(&n)) {

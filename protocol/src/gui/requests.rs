@@ -78,6 +78,12 @@ pub enum Command {
         /// The mark's NAG.
         nag: Option<u8>,
     },
+    /// Play mode: ends the game without a result, before both sides have moved.
+    Abort,
+    /// Play mode: the person gives the game up.
+    Resign,
+    /// Play mode: the person offers a draw; the engine takes it when it is not better.
+    OfferDraw,
     /// Imports a game from PGN.
     Pgn {
         /// The PGN text.

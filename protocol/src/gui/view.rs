@@ -445,6 +445,15 @@ impl PageSession {
         if let Some((r, why)) = &self.result {
             return format!("{why} ({r})");
         }
+        if let Some(r) = self.imported_result_at(self.cursor) {
+            let who = match r {
+                "1-0" => "White won",
+                "0-1" => "Black won",
+                "1/2-1/2" => "Drawn",
+                _ => "Ended",
+            };
+            return format!("{who} ({r}, the imported game's result)");
+        }
         let check = if pos.in_check() { " (check)" } else { "" };
         match (&self.alert, &self.search) {
             (Some(m), _) => format!("{side} to move{check} — {m}"),

@@ -81,7 +81,7 @@ function show(s) {
     b.setAttribute('aria-pressed', String(shownNags.includes(Number(b.dataset.nag))));
   }
   $('poslink').href = positionLink(s);
-  showThinking(s);
+  showGameActions(s);
   fitCells();
   if (document.activeElement !== $('fen')) $('fen').value = s.fen;
   $('restart').hidden = !s.engines.some((e) => e.failed);
@@ -114,13 +114,21 @@ function show(s) {
   if (!restoring) saveGame(s, settings());
 }
 
-/** "Vorpal is thinking" while an engine searches for its move in play and watch modes. */
-function showThinking(s) {
-  const engineTurn = !s.result
-    && (s.mode === 'watch' || (s.mode === 'play' && s.human && s.human !== s.turn));
-  const name = s.engines.find((e) => e.name)?.name || 'The engine';
-  $('thinking').hidden = !engineTurn;
-  $('thinking').textContent = engineTurn ? `${s.mode === 'watch' ? 'The engine' : name} is thinking…` : '';
+/** Abort (before both sides have moved), Offer draw and Resign, in a game against the
+ * engine that has not ended; Resign asks first, in the page. */
+function showGameActions(s) {
+  let end = s.nodes.find((n) => n.id === s.node);
+  while (end && end.children.length) {
+    const next = end.children[0];
+    end = s.nodes.find((n) => n.id === next);
+  }
+  const on = s.mode === 'play' && !s.result;
+  const begun = (end?.ply ?? 0) >= 2;
+  $('gameactions').hidden = !on;
+  $('abort').hidden = begun;
+  $('resign').hidden = !begun;
+  $('offerdraw').hidden = !begun;
+  if (!on) $('confirm').hidden = true;
 }
 
 /** This page's address with the shown position in its fragment (`#fen=…&variant=…`): opened
@@ -477,6 +485,17 @@ function wire() {
   window.addEventListener('resize', fitCells);
   window.addEventListener('hashchange', openLinkedPosition);
   $('comment').addEventListener('change', saveComment);
+  $('abort').addEventListener('click', () => send({ cmd: 'abort' }));
+  $('offerdraw').addEventListener('click', () => send({ cmd: 'offerDraw' }));
+  $('resign').addEventListener('click', () => {
+    $('confirm').hidden = false;
+    $('confirm-yes').focus();
+  });
+  $('confirm-no').addEventListener('click', () => { $('confirm').hidden = true; });
+  $('confirm-yes').addEventListener('click', () => {
+    $('confirm').hidden = true;
+    send({ cmd: 'resign' });
+  });
   for (const b of document.querySelectorAll('#marks button')) {
     b.addEventListener('click', () => {
       if (!state || state.node === 0) return;

@@ -19,12 +19,13 @@ pub struct Clocks {
     pub turn: Color,
 }
 
-/// A loss on time (or a draw, against a bare king): where the flag fell and the result.
+/// An end the rules do not see on the board: a loss on time (or a draw, against a bare
+/// king), a resignation, a draw agreed, an abort. Where it happened and the result.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(super) struct FlagFall {
-    /// The node where the flag fell: the end of the line then played.
+pub(super) struct Declared {
+    /// The node where the game ended: the end of the line then played.
     pub(super) node: usize,
-    /// `1-0`, `0-1` or `1/2-1/2`.
+    /// `1-0`, `0-1`, `1/2-1/2`, or `*` for an aborted game.
     pub(super) result: String,
     /// Why, in words (`White loses on time`).
     pub(super) text: String,
@@ -53,7 +54,7 @@ impl PageSession {
     /// Ends the game when the running clock has no time left: a loss on time, or a draw
     /// when the opponent has a bare king.
     pub(super) fn check_flag(&mut self) {
-        if self.flag.is_some() || self.result.is_some() {
+        if self.declared.is_some() || self.result.is_some() {
             return;
         }
         let Some(left) = self.clock_now() else { return };
@@ -75,7 +76,7 @@ impl PageSession {
                 let r = GameResult::win_for(side.flip()).pgn().to_string();
                 (r, format!("{} loses on time", color_name(side)))
             };
-            self.flag = Some(FlagFall {
+            self.declared = Some(Declared {
                 node: end,
                 result,
                 text,

@@ -5,9 +5,11 @@
 //! clocks' in [`clocks`].
 
 mod clocks;
+mod ending;
 mod engines;
 
 pub use clocks::Clocks;
+pub use ending::Ending;
 pub use engines::{EngineState, Search};
 
 use super::engine_pool::EnginePool;
@@ -17,7 +19,7 @@ use super::review_state::Review;
 use super::settings::{Mode, Settings};
 use super::tree::GameTree;
 use super::worker::EngineWorker;
-use clocks::FlagFall;
+use clocks::Declared;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 use vorpal_client::arbiter::{color_name, end_text};
@@ -36,8 +38,8 @@ pub struct PageSession {
     pub(super) headers: Vec<(String, String)>,
     /// The imported `Result` tag and the main line's last node it belongs to.
     imported_result: Option<(String, usize)>,
-    /// A loss on time.
-    flag: Option<FlagFall>,
+    /// An end declared off the board: a loss on time, a resignation, a draw agreed, an abort.
+    declared: Option<Declared>,
     /// The person asked to see the engine's thoughts while playing it.
     pub(super) show_engine: bool,
     /// Mode, limits and strength.
@@ -55,6 +57,9 @@ pub struct PageSession {
     next_id: u64,
     /// The engine's latest lines and tablebase verdict, and the position they are about.
     pub(super) analysis: Analysis,
+    /// The last judgement an engine made of the game before a move was played: the side it
+    /// searched for and its score for that side in centipawns (a draw offer is answered by it).
+    engine_judgement: Option<(Color, i32)>,
     /// Result (`1-0`, ...) and its explanation when the shown node ends the game.
     pub(super) result: Option<(String, String)>,
     /// The last command's error (the page shows it in one place until the next success).
@@ -85,7 +90,7 @@ impl Shared {
             cursor: 0,
             headers: Vec::new(),
             imported_result: None,
-            flag: None,
+            declared: None,
             show_engine: false,
             settings: Settings::default(),
             players: ["White".into(), "Black".into()],
@@ -105,6 +110,7 @@ impl Shared {
             search: None,
             next_id: 1,
             analysis: Analysis::default(),
+            engine_judgement: None,
             result: None,
             message: None,
             alert: None,
@@ -208,10 +214,11 @@ impl PageSession {
         self.tree.start().rules()
     }
 
-    /// The result at node `id`: a flag that fell there, or the rules' ending.
+    /// The result at node `id`: an end declared there (a flag, a resignation, a draw agreed,
+    /// an abort), or the rules' ending.
     pub fn result_at(&self, id: usize) -> Option<(String, String)> {
-        if let Some(flag) = self.flag.as_ref().filter(|f| f.node == id) {
-            return Some((flag.result.clone(), flag.text.clone()));
+        if let Some(end) = self.declared.as_ref().filter(|f| f.node == id) {
+            return Some((end.result.clone(), end.text.clone()));
         }
         let (result, reason) = self.tree.outcome_at(id)?;
         Some((
@@ -231,6 +238,15 @@ impl PageSession {
             Some((r, node)) if *node == end => (r.clone(), None),
             _ => ("*".into(), None),
         }
+    }
+
+    /// The imported game's `Result` when node `id` is the main line's end it belongs to (and
+    /// the result is decided: not `*`).
+    pub fn imported_result_at(&self, id: usize) -> Option<&str> {
+        self.imported_result
+            .as_ref()
+            .filter(|(r, node)| *node == id && r != "*")
+            .map(|(r, _)| r.as_str())
     }
 
     /// Shows node `id` (the root when it is no node of the game); the result follows.
@@ -267,6 +283,9 @@ impl PageSession {
         }
         let node = self.tree.add(self.cursor, mv);
         self.set_cursor(node);
+        if let Some(judgement) = self.analysis_judgement() {
+            self.engine_judgement = Some(judgement);
+        }
         self.analysis.clear();
         if self.result.is_some() {
             self.stop_clocks();
@@ -326,8 +345,8 @@ impl PageSession {
         }
         self.stop_search();
         let parent = self.tree.delete(back).unwrap_or(0);
-        if self.flag.as_ref().is_some_and(|f| !self.tree.contains(f.node)) {
-            self.flag = None;
+        if self.declared.as_ref().is_some_and(|f| !self.tree.contains(f.node)) {
+            self.declared = None;
         }
         self.set_cursor(if self.tree.contains(self.cursor) {
             self.cursor
@@ -370,7 +389,8 @@ impl PageSession {
             .find(|(k, _)| k == "Result")
             .map(|(_, v)| (v.clone(), end));
         self.headers = headers;
-        self.flag = None;
+        self.declared = None;
+        self.engine_judgement = None;
         self.set_cursor(end);
         self.players = players;
         self.reset_clocks();
