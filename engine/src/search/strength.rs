@@ -53,11 +53,7 @@ impl Skill {
         if !self.enabled() || lines.len() < 2 {
             return lines[0].mv;
         }
-        let mut rng = seed
-            ^ 0x9E37_79B9_7F4A_7C15
-            ^ std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(0, |d| d.as_nanos() as u64);
+        let mut rng = seed ^ 0x9E37_79B9_7F4A_7C15 ^ crate::clock::entropy();
         let mut next = || {
             rng ^= rng << 13;
             rng ^= rng >> 7;
