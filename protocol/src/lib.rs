@@ -17,6 +17,7 @@ mod json;
 mod options;
 mod output;
 mod panics;
+mod position_words;
 mod serve;
 mod session;
 mod solve;
