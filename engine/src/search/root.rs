@@ -4,7 +4,6 @@
 use super::history::History;
 use super::params::SearchParams;
 use super::report::{Bound, Report, Score, SearchInfo, SearchResult};
-use super::setup::{conclude, Prepared};
 use super::thread::{RootMove, SearchControl, ThreadState};
 use super::{Limits, INFINITY, MATE, MATE_BOUND, MAX_PLY};
 use crate::clock::Instant;
@@ -163,15 +162,8 @@ impl Searcher {
             Ok(prepared) => prepared,
             Err(result) => return result,
         };
-        let Prepared {
-            pos,
-            mut root_moves,
-            skill,
-            multipv,
-            limits,
-            game_keys,
-            time,
-        } = prepared;
+        let (pos, skill, multipv, time) = (prepared.pos, prepared.skill, prepared.multipv, prepared.time);
+        let (mut root_moves, limits, game_keys) = (prepared.root_moves, prepared.limits, prepared.game_keys);
         let threads = self.options.threads.max(1);
         let shown = self.shown_lines(root_moves.len());
         let (shared, histories) = self.search_parts(control, &limits, time, &pos, threads);
@@ -246,7 +238,7 @@ impl Searcher {
             let copy_makes = shared.copy_makes.load(Ordering::Relaxed);
             self.copy_makes += copy_makes;
         }
-        conclude(&pos, &root_moves, skill, multipv, result, nodes)
+        skill.conclude(&pos, &root_moves, multipv, result, nodes)
     }
 }
 

@@ -11,7 +11,6 @@ use super::{strength, tablebase_root, Limits, Searcher, INFINITY};
 use crate::clock::Instant;
 use crate::game::Game;
 use crate::search::time::TimeManager;
-use crate::types::Move;
 use std::sync::atomic::{AtomicBool, AtomicU64};
 use std::time::Duration;
 
@@ -147,31 +146,4 @@ pub(crate) struct Prepared {
     pub limits: Limits,
     pub game_keys: Vec<u64>,
     pub time: TimeManager,
-}
-
-/// The result of a search whose lines are `root_moves` (best first) and whose last
-/// completed iteration gave `result`: the move played (chosen among the lines by a weakened
-/// engine) and the move to ponder on.
-pub(crate) fn conclude(
-    pos: &crate::position::Position,
-    root_moves: &[RootMove],
-    skill: strength::Skill,
-    multipv: usize,
-    result: (Score, u32, Option<Move>),
-    nodes: u64,
-) -> SearchResult {
-    let best = skill.pick(&root_moves[..multipv.min(root_moves.len())], pos.key());
-    let ponder = if best == root_moves[0].mv {
-        root_moves[0].pv.get(1).copied()
-    } else {
-        None
-    };
-    SearchResult {
-        best: Some(best),
-        ponder,
-        score: result.0,
-        depth: result.1,
-        completed_best: result.2,
-        nodes,
-    }
 }

@@ -14,7 +14,7 @@
 
 use super::history::History;
 use super::report::{Report, SearchResult};
-use super::setup::{conclude, Prepared};
+use super::setup::Prepared;
 use super::thread::{SearchControl, ThreadState};
 use super::{Limits, Searcher};
 use crate::clock::Instant;
@@ -104,10 +104,9 @@ impl Searcher {
             nodes,
             ..
         } = &**run;
-        let result = conclude(
+        let result = prepared.skill.conclude(
             &prepared.pos,
             &prepared.root_moves,
-            prepared.skill,
             prepared.multipv,
             deepening.completed,
             *nodes,

@@ -3,6 +3,7 @@
 //! A weakened engine searches shallower and then picks, among its best few root moves, one
 //! that is worse by a random amount that grows as the level drops.
 
+use super::report::{Score, SearchResult};
 use super::thread::RootMove;
 use crate::types::Move;
 
@@ -46,6 +47,33 @@ impl Skill {
     /// Depth cap for weak levels.
     pub fn depth_cap(self) -> Option<u32> {
         self.enabled().then_some(1 + self.level / 2 * 2)
+    }
+
+    /// The result of a search whose lines are `root_moves` (best first) and whose last
+    /// completed iteration gave `result`: the move played (chosen among the lines by a
+    /// weakened engine) and the move to ponder on.
+    pub(crate) fn conclude(
+        self,
+        pos: &crate::position::Position,
+        root_moves: &[RootMove],
+        multipv: usize,
+        result: (Score, u32, Option<Move>),
+        nodes: u64,
+    ) -> SearchResult {
+        let best = self.pick(&root_moves[..multipv.min(root_moves.len())], pos.key());
+        let ponder = if best == root_moves[0].mv {
+            root_moves[0].pv.get(1).copied()
+        } else {
+            None
+        };
+        SearchResult {
+            best: Some(best),
+            ponder,
+            score: result.0,
+            depth: result.1,
+            completed_best: result.2,
+            nodes,
+        }
     }
 
     /// Chooses the move to play among the sorted best lines.
