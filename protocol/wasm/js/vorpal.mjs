@@ -239,6 +239,8 @@ export async function loadRules(options = {}) {
         return { uci, san };
       });
     },
+    /** The FEN (pipe form) after `moves` (UCI or SAN) from `fen`. */
+    play: (fen, moves, variant) => ask('fen', fen, variant, moves)[0],
     /** The SAN of a move given in UCI or SAN (`/A` for a landing on board A). */
     toSan: (fen, move, variant) => ask('san', fen, variant, [move])[0],
     /** The UCI of a move given in SAN (with or without `/A`) or UCI. */

@@ -10,7 +10,7 @@
 //! | `moves` | | one `<uci> <san>` line per legal move, sorted |
 //! | `san` | a move (UCI or SAN) | its SAN (with the landing board, `/A`) |
 //! | `uci` | a move (UCI or SAN) | its UCI |
-//! | `fen` | | the position in the pipe form |
+//! | `fen` | moves played from the FEN, one a line (none: the FEN checked) | the position reached, in the pipe form |
 //! | `end` | moves played from the FEN, one a line | `* ongoing`, or `<result> <reason>` |
 //! | `perft` | a depth (0..=7) | the leaf count |
 
@@ -58,18 +58,9 @@ fn answer(request: &str) -> Result<String, String> {
         }
         "san" => Ok(pos.move_to_san(one_move()?)),
         "uci" => Ok(pos.move_to_uci(one_move()?)),
-        "fen" => Ok(pos.to_fen()),
+        "fen" => Ok(play(pos, &args)?.position().to_fen()),
         "end" => {
-            let mut game = Game::new(pos);
-            for (i, text) in args.iter().enumerate() {
-                let mv = game
-                    .position()
-                    .parse_move(text)
-                    .map_err(|e| format!("move {}: {e}", i + 1))?;
-                if !game.play(mv) {
-                    return Err(format!("move {}: '{text}' is not legal", i + 1));
-                }
-            }
+            let game = play(pos, &args)?;
             Ok(match game.outcome() {
                 Some((result, reason)) => format!("{} {}", result.pgn(), reason.text()),
                 None => "* ongoing".to_string(),
@@ -85,6 +76,21 @@ fn answer(request: &str) -> Result<String, String> {
         }
         _ => Err(format!("unknown operation '{op}' (moves, san, uci, fen, end, perft)")),
     }
+}
+
+/// The game of `moves` (UCI or SAN) played from `pos`.
+fn play(pos: Position, moves: &[&str]) -> Result<Game, String> {
+    let mut game = Game::new(pos);
+    for (i, text) in moves.iter().enumerate() {
+        let mv = game
+            .position()
+            .parse_move(text)
+            .map_err(|e| format!("move {}: {e}", i + 1))?;
+        if !game.play(mv) {
+            return Err(format!("move {}: '{text}' is not legal", i + 1));
+        }
+    }
+    Ok(game)
 }
 
 /// The variant of a name (empty: standard Alice).
@@ -125,6 +131,7 @@ mod tests {
             pos = pos.after(pos.parse_move(mv).unwrap());
         }
         let fen = pos.to_fen();
+        assert_eq!(query("fen\n\nstartpos\nNf3\ne7e6"), format!("ok\n{fen}"));
         assert_eq!(query(&format!("san\n\n{fen}\nf3e5")), "ok\nNe5/A");
         assert_eq!(query(&format!("uci\n\n{fen}\nNe5/A")), "ok\nf3e5");
         assert!(query(&format!("moves\n\n{fen}")).contains("\nf3e5 Ne5/A\n"));
