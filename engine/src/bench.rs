@@ -2,12 +2,12 @@
 //! depth with one thread and a cleared 16 MB table each. The node total is the engine's
 //! signature: it changes exactly when search or evaluation behaviour changes.
 
+use crate::clock::Instant;
 use crate::evaluator::Evaluator;
 use crate::game::Game;
 use crate::position::Position;
 use crate::rules::Rules;
 use crate::search::{Limits, SearchControl, SearchOptions, Searcher};
-use std::time::Instant;
 
 /// Bench positions, one FEN per line.
 pub const BENCH_FENS: &str = include_str!("../data/bench.fens");

@@ -13,6 +13,7 @@
 #![deny(unsafe_code)]
 
 pub mod attacks;
+pub mod clock;
 pub mod error;
 pub mod game;
 pub mod perft;

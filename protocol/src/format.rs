@@ -1,8 +1,11 @@
 //! Text forms of search output: the UCI `info` line in Stockfish's field order, scores for
-//! people, and principal variations in UCI or numbered SAN.
+//! people, principal variations in UCI or numbered SAN, and the other lines every UCI host
+//! prints alike (`bestmove`, `info string`, `perft`). The WebAssembly build compiles this
+//! file too (`protocol/wasm`), so its text has one implementation.
 
-use vorpal_engine::search::{Bound, Score, SearchInfo};
-use vorpal_engine::{Color, Move, Position};
+use vorpal_engine::bench::BenchResult;
+use vorpal_engine::search::{Bound, Report, Score, SearchInfo};
+use vorpal_engine::{Color, Move, Position, Variant};
 
 /// `cp 25` or `mate -3`.
 pub fn uci_score(score: Score) -> String {
@@ -115,6 +118,122 @@ pub fn human_count(n: u64) -> String {
         1_000_000..=999_999_999 => format!("{:.2}M", n as f64 / 1e6),
         _ => format!("{:.2}G", n as f64 / 1e9),
     }
+}
+
+/// Makes `text` safe to print as one protocol line: control characters and replaced invalid
+/// UTF-8 become `?`, and the text is cut (with `...`) beyond 200 characters.
+pub fn one_line(text: &str) -> String {
+    const MAX: usize = 200;
+    let mut out: String = text
+        .chars()
+        .take(MAX)
+        .map(|c| {
+            if c.is_control() || c == char::REPLACEMENT_CHARACTER {
+                '?'
+            } else {
+                c
+            }
+        })
+        .collect();
+    if text.chars().nth(MAX).is_some() {
+        out.push_str("...");
+    }
+    out.trim_end().to_string()
+}
+
+/// `info string <message>`: a note.
+pub fn note_text(message: &str) -> String {
+    format!("info string {}", one_line(message))
+}
+
+/// `info string error <message>`: the one answer to every bad input.
+pub fn error_text(message: &str) -> String {
+    format!("info string error {}", one_line(message))
+}
+
+/// `bestmove <m> [ponder <m>]` or `bestmove (none)`; the ponder move is dropped unless legal.
+pub fn bestmove_line(pos: &Position, best: Option<Move>, ponder: Option<Move>) -> String {
+    let Some(best) = best else {
+        return "bestmove (none)".to_string();
+    };
+    let mut line = format!("bestmove {}", pos.move_to_uci(best));
+    let next = pos.after(best);
+    if let Some(p) = ponder.filter(|&p| next.is_legal(p)) {
+        line.push_str(&format!(" ponder {}", next.move_to_uci(p)));
+    }
+    line
+}
+
+/// The `info` line of a search's progress report from the root `pos`.
+pub fn report_line(pos: &Position, report: Report, show_wdl: bool) -> String {
+    match report {
+        Report::Info(info) => info_line(&info, pos, show_wdl),
+        Report::CurrMove { depth, mv, number } => format!(
+            "info depth {depth} currmove {} currmovenumber {number}",
+            pos.move_to_uci(mv)
+        ),
+        Report::Note(text) => note_text(&text),
+    }
+}
+
+/// The one `info` line of a `go` in a position without legal moves (mated or stalemated).
+pub fn no_legal_move_line(pos: &Position) -> &'static str {
+    if pos.in_check() {
+        "info depth 0 score mate 0"
+    } else {
+        "info depth 0 score cp 0"
+    }
+}
+
+/// Engine name and version (UCI `id name`, CECP `myname`).
+pub const ENGINE: &str = concat!("Vorpal ", env!("CARGO_PKG_VERSION"));
+/// The authors (UCI `id author`).
+pub const AUTHOR: &str = "the Vorpal developers";
+
+/// The answer to `uci`: the engine's name and author, the `option` lines, `uciok`.
+pub fn uci_text(option_lines: &[String]) -> String {
+    let mut text = format!("id name {ENGINE}\nid author {AUTHOR}\n");
+    for line in option_lines {
+        text.push_str(line);
+        text.push('\n');
+    }
+    text.push_str("uciok");
+    text
+}
+
+/// The note that announces a new variant (Fairy-Stockfish's line) with its start position.
+pub fn variant_text(variant: Variant, start: &Position) -> String {
+    format!(
+        "variant {} files {} ranks 8 pocket 0 template fairy startpos {}",
+        variant.name(),
+        variant.files(),
+        start.to_fen()
+    )
+}
+
+/// The summary `bench` prints: nodes, speed and time.
+pub fn bench_text(result: &BenchResult) -> String {
+    format!(
+        "Nodes searched  : {}\nNodes/second    : {}\nTotal time (ms) : {}",
+        result.nodes, result.nps, result.time_ms
+    )
+}
+
+/// The answer to `perft`: `<move>: <count>` per root move of `pos` (`counts`, as
+/// `perft::divide` gives them), a blank line, and `Nodes searched: N` (1 at depth 0, where
+/// `counts` is empty); and N.
+pub fn perft_text(pos: &Position, depth: u32, counts: &[(Move, u64)]) -> (String, u64) {
+    let mut text = String::new();
+    for (mv, n) in counts {
+        text.push_str(&format!("{}: {n}\n", pos.move_to_uci(*mv)));
+    }
+    let total = if depth == 0 {
+        1
+    } else {
+        counts.iter().map(|(_, n)| n).sum()
+    };
+    text.push_str(&format!("\nNodes searched: {total}"));
+    (text, total)
 }
 
 #[cfg(test)]

@@ -17,6 +17,7 @@ mod input;
 mod options;
 mod output;
 mod panics;
+mod position_words;
 mod serve;
 mod session;
 mod solve;

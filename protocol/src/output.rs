@@ -6,6 +6,7 @@
 //! with [`status::CLOSED_OUTPUT`] (the reader of a pipe went away) or [`status::WRITE_FAILED`]
 //! (any other write error), since nobody is left to read what the program would say.
 
+pub use crate::format::one_line;
 use crate::status;
 use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
@@ -141,27 +142,6 @@ impl Output {
         self.lock().log = file;
         Ok(())
     }
-}
-
-/// Makes `text` safe to print as one protocol line: control characters and replaced invalid
-/// UTF-8 become `?`, and the text is cut (with `...`) beyond 200 characters.
-pub fn one_line(text: &str) -> String {
-    const MAX: usize = 200;
-    let mut out: String = text
-        .chars()
-        .take(MAX)
-        .map(|c| {
-            if c.is_control() || c == char::REPLACEMENT_CHARACTER {
-                '?'
-            } else {
-                c
-            }
-        })
-        .collect();
-    if text.chars().nth(MAX).is_some() {
-        out.push_str("...");
-    }
-    out.trim_end().to_string()
 }
 
 /// A writer that appends to a shared buffer (unit tests of the protocol logic, and the fuzz

@@ -12,10 +12,8 @@ use vorpal_engine::search::{Limits, SearchControl, Searcher};
 use vorpal_engine::tablebase::Tablebases;
 use vorpal_engine::{Evaluator, Game, Move, Position, Rules, Variant};
 
-/// Engine name and version (UCI `id name`, CECP `myname`).
-pub const ENGINE: &str = concat!("Vorpal ", env!("CARGO_PKG_VERSION"));
-/// The authors (UCI `id author`).
-pub const AUTHOR: &str = "the Vorpal developers";
+/// Engine name and version (UCI `id name`, CECP `myname`) and the authors (UCI `id author`).
+pub use crate::format::{AUTHOR, ENGINE};
 
 /// The engine's state between commands.
 pub struct EngineSession {

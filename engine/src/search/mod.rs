@@ -15,6 +15,8 @@ mod qsearch;
 mod report;
 mod root;
 mod see;
+mod setup;
+mod slices;
 mod strength;
 mod tablebase;
 #[cfg(test)]
@@ -29,6 +31,7 @@ pub use params::{ParamSpec, SearchParams};
 pub use report::{Bound, Report, Score, SearchInfo, SearchResult};
 pub use root::{wdl, SearchOptions, Searcher};
 pub use see::see_ge;
+pub use slices::{SliceBudget, SlicedSearch};
 pub use strength::ELO_RANGE;
 pub(crate) use tablebase::tablebase_root;
 pub use thread::SearchControl;

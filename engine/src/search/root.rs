@@ -2,20 +2,20 @@
 //! threads sharing the transposition table, and progress reports.
 
 use super::history::History;
-use super::params::{Reductions, SearchParams};
+use super::params::SearchParams;
 use super::report::{Bound, Report, Score, SearchInfo, SearchResult};
-use super::thread::{RootMove, SearchControl, Shared, ThreadState};
-use super::{strength, tablebase_root, Limits, INFINITY, MATE, MATE_BOUND, MAX_PLY};
+use super::thread::{RootMove, SearchControl, ThreadState};
+use super::{Limits, INFINITY, MATE, MATE_BOUND, MAX_PLY};
+use crate::clock::Instant;
 use crate::error::OptionsError;
 use crate::evaluator::Evaluator;
 use crate::game::Game;
-use crate::search::time::TimeManager;
 use crate::search::tt::TranspositionTable;
 use crate::tablebase::Tablebases;
 use crate::types::Move;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::Ordering;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Engine settings that persist between searches.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -49,13 +49,13 @@ impl Default for SearchOptions {
 
 /// Runs searches; owns the transposition table and the per-thread histories.
 pub struct Searcher {
-    options: SearchOptions,
-    tt: TranspositionTable,
-    histories: Vec<History>,
-    params: SearchParams,
-    evaluator: Evaluator,
+    pub(super) options: SearchOptions,
+    pub(super) tt: TranspositionTable,
+    pub(super) histories: Vec<History>,
+    pub(super) params: SearchParams,
+    pub(super) evaluator: Evaluator,
     /// Endgame tables (`AliceTbPath`), when loaded.
-    tablebases: Option<Arc<Tablebases>>,
+    pub(super) tablebases: Option<Arc<Tablebases>>,
     /// Positions made by all searches so far (the `stats` build).
     #[cfg(feature = "stats")]
     pub copy_makes: u64,
@@ -158,91 +158,18 @@ impl Searcher {
         report: &mut dyn FnMut(Report),
     ) -> SearchResult {
         let start = Instant::now();
-        let pos = *game.position();
-        let mut root_moves: Vec<RootMove> = pos
-            .legal_moves()
-            .into_iter()
-            .filter(|m| limits.search_moves.is_empty() || limits.search_moves.contains(m))
-            .map(|mv| RootMove {
-                mv,
-                score: -INFINITY,
-                previous_score: -INFINITY,
-                pv: vec![mv],
-                seldepth: 0,
-                nodes: 0,
-            })
-            .collect();
-        if root_moves.is_empty() {
-            let score = if pos.in_check() && pos.count_legal() == 0 {
-                Score::Mate(0)
-            } else {
-                Score::Cp(0)
-            };
-            report(Report::Info(SearchInfo {
-                depth: 0,
-                seldepth: 0,
-                multipv: 1,
-                score,
-                bound: Bound::Exact,
-                wdl: wdl(score),
-                nodes: 0,
-                nps: 0,
-                hashfull: self.tt.hashfull(),
-                time_ms: 0,
-                pv: Vec::new(),
-            }));
-            return SearchResult {
-                best: None,
-                ponder: None,
-                score,
-                depth: 0,
-                completed_best: None,
-                nodes: 0,
-            };
-        }
-        if let Some(tb) = self.tablebases.clone() {
-            if let Some(result) = tablebase_root(&tb, &pos, &root_moves, self.options.multipv, start, report) {
-                return result;
-            }
-        }
-        let skill = strength::Skill::new(self.options.skill_level, self.options.limit_elo);
-        let multipv = self.options.multipv.max(skill.multipv()).min(root_moves.len());
-        let mut limits = limits.clone();
-        if let Some(d) = skill.depth_cap() {
-            limits.depth = Some(limits.depth.map_or(d, |x| x.min(d)));
-        }
-        self.tt.set_rules(pos.rules());
-        self.tt.new_search();
-        // Killers belong to the plies of one search tree: a new root makes them stale.
-        self.histories.iter_mut().for_each(History::clear_killers);
-        let game_keys = game.history_keys();
-        let time = TimeManager::new(
-            &limits,
-            pos.side_to_move(),
-            Duration::from_millis(self.options.move_overhead_ms),
-            start,
-        );
-        let threads = self.options.threads.max(1);
-        let shared = Shared {
-            tt: &self.tt,
-            control,
-            abort: AtomicBool::new(false),
-            nodes: (0..threads).map(|_| AtomicU64::new(0)).collect(),
-            limits: &limits,
-            time,
-            params: &self.params,
-            reductions: Reductions::new(&self.params),
-            eval: &self.evaluator.params,
-            net: self.evaluator.network_for(&pos),
-            threads,
-            tablebases: self.tablebases.as_deref(),
-            #[cfg(feature = "stats")]
-            copy_makes: AtomicU64::new(0),
+        let prepared = match self.prepare(game, limits, start, report) {
+            Ok(prepared) => prepared,
+            Err(result) => return result,
         };
-        let (main_history, helper_histories) = self.histories.split_first_mut().expect("at least one history");
+        let (pos, skill, multipv, time) = (prepared.pos, prepared.skill, prepared.multipv, prepared.time);
+        let (mut root_moves, limits, game_keys) = (prepared.root_moves, prepared.limits, prepared.game_keys);
+        let threads = self.options.threads.max(1);
+        let shown = self.shown_lines(root_moves.len());
+        let (shared, histories) = self.search_parts(control, &limits, time, &pos, threads);
+        let (main_history, helper_histories) = histories.split_first_mut().expect("at least one history");
         // Only the lines the caller asked for are reported: a weakened search (`Skill Level`)
         // searches more lines than that to choose its move among them.
-        let shown = self.options.multipv.min(root_moves.len()) as u32;
         let mut shown_lines = |r: Report| match &r {
             Report::Info(info) if info.multipv > shown => {}
             _ => report(r),
@@ -279,7 +206,7 @@ impl Searcher {
         root_moves = main.root_moves;
         let mut result = result;
         // Thread voting (one line, full strength, no depth limit): a helper's move may win.
-        if multipv == 1 && limits.depth.is_none() && self.params.thread_vote != 0 && !helper_results.is_empty() {
+        if multipv == 1 && limits.depth.is_none() && shared.params.thread_vote != 0 && !helper_results.is_empty() {
             if let Some(winner) = voted_helper((&root_moves[0], result.1), &helper_results) {
                 let (rm, depth) = &helper_results[winner];
                 let nodes = shared.total_nodes();
@@ -294,7 +221,7 @@ impl Searcher {
                     wdl: wdl(score),
                     nodes,
                     nps: nodes.saturating_mul(1000) / ms,
-                    hashfull: self.tt.hashfull(),
+                    hashfull: shared.tt.hashfull(),
                     time_ms: ms,
                     pv: rm.pv.clone(),
                 }));
@@ -305,24 +232,13 @@ impl Searcher {
                 result = (score, *depth, Some(rm.mv));
             }
         }
+        let nodes = shared.total_nodes();
         #[cfg(feature = "stats")]
         {
-            self.copy_makes += shared.copy_makes.load(Ordering::Relaxed);
+            let copy_makes = shared.copy_makes.load(Ordering::Relaxed);
+            self.copy_makes += copy_makes;
         }
-        let best = skill.pick(&root_moves[..multipv.min(root_moves.len())], pos.key());
-        let ponder = if best == root_moves[0].mv {
-            root_moves[0].pv.get(1).copied()
-        } else {
-            None
-        };
-        SearchResult {
-            best: Some(best),
-            ponder,
-            score: result.0,
-            depth: result.1,
-            completed_best: result.2,
-            nodes: shared.total_nodes(),
-        }
+        skill.conclude(&pos, &root_moves, multipv, result, nodes)
     }
 }
 
@@ -393,92 +309,127 @@ pub fn wdl(score: Score) -> (u32, u32, u32) {
     }
 }
 
+/// Where iterative deepening stands between two iterations.
+#[derive(Clone, Debug)]
+pub(crate) struct Deepening {
+    /// The next iteration's depth.
+    pub depth: i32,
+    /// The last depth to search.
+    pub max_depth: i32,
+    /// Score, depth and best move of the last completed iteration.
+    pub completed: (Score, u32, Option<Move>),
+    /// Completed iterations in a row with the same best move.
+    stable_iterations: i32,
+    last_best: Move,
+    last_score: i32,
+}
+
+impl Deepening {
+    /// Before the first iteration of search thread `id` under `limits`.
+    pub(crate) fn new(id: usize, limits: &Limits) -> Deepening {
+        let max_depth = limits
+            .depth
+            .map_or(MAX_PLY as i32 - 4, |d| (d as i32).clamp(1, MAX_PLY as i32 - 4));
+        Deepening {
+            // Helper threads start at staggered depths so they search different trees.
+            depth: 1 + (id % 2) as i32,
+            max_depth,
+            completed: (Score::Cp(0), 0, None),
+            stable_iterations: 0,
+            last_best: Move::NONE,
+            last_score: 0,
+        }
+    }
+}
+
 impl ThreadState<'_> {
     /// Iterative deepening; returns the score, depth and best move of the last completed
     /// iteration (no move when none completed).
     pub(crate) fn iterate(&mut self, pos: &crate::position::Position, multipv: usize) -> (Score, u32, Option<Move>) {
-        let limits = self.shared.limits;
-        let max_depth = limits
-            .depth
-            .map_or(MAX_PLY as i32 - 4, |d| (d as i32).clamp(1, MAX_PLY as i32 - 4));
         self.set_eval_root(pos);
-        let mut completed = (Score::Cp(0), 0, None);
-        let mut stable_iterations = 0;
-        let mut last_best = Move::NONE;
-        let mut last_score = 0;
-        // Helper threads start at staggered depths so they search different trees.
-        let first_depth = 1 + (self.id % 2) as i32;
-        for depth in first_depth..=max_depth {
-            self.root_depth = depth;
-            for r in &mut self.root_moves {
-                r.previous_score = r.score;
-            }
-            for pv_index in 0..multipv {
-                self.pv_index = pv_index;
-                self.seldepth = 0;
-                self.aspiration(pos, depth);
-                if self.stopped {
-                    break;
-                }
-                // Lines found so far are kept best first (a later line may beat an earlier one).
-                self.root_moves[..=pv_index].sort_by_key(|r| std::cmp::Reverse(r.score));
-            }
+        let mut deepening = Deepening::new(self.id, self.shared.limits);
+        while deepening.depth <= deepening.max_depth && self.deepen(pos, multipv, &mut deepening) {}
+        self.flush_nodes();
+        deepening.completed
+    }
+
+    /// Searches the iteration at `deepening.depth` (every line of it); true when the next
+    /// one should follow, false when the search ends here (stopped, or a stop condition of
+    /// the main thread met).
+    pub(crate) fn deepen(
+        &mut self,
+        pos: &crate::position::Position,
+        multipv: usize,
+        deepening: &mut Deepening,
+    ) -> bool {
+        let depth = deepening.depth;
+        self.root_depth = depth;
+        for r in &mut self.root_moves {
+            r.previous_score = r.score;
+        }
+        for pv_index in 0..multipv {
+            self.pv_index = pv_index;
+            self.seldepth = 0;
+            self.aspiration(pos, depth);
             if self.stopped {
                 break;
             }
-            // A completed iteration reports each of its lines once, best first (the UCI
-            // convention: reporting the lines so far after each line would repeat them).
-            if self.id == 0 {
-                for i in 0..multipv {
-                    let info = self.info(depth, i, Bound::Exact);
-                    self.emit(Report::Info(info));
-                }
-            }
-            let best = &self.root_moves[0];
-            completed = (Score::from_internal(best.score), depth as u32, Some(best.mv));
-            if self.id != 0 {
-                continue;
-            }
-            if limits
-                .soft_nodes
-                .is_some_and(|soft| self.shared.total_nodes().max(self.nodes) >= soft)
-            {
-                break;
-            }
-            // Stop conditions of the main thread.
-            if let Some(mate) = limits.mate {
-                if best.score >= MATE_BOUND && (MATE - best.score + 1) / 2 <= mate as i32 {
-                    break;
-                }
-            }
-            if best.mv == last_best {
-                stable_iterations += 1;
-            } else {
-                stable_iterations = 0;
-            }
-            // Think longer when the best move changes or the score drops; less when stable.
-            let stability = 1.4 - 0.1 * stable_iterations.min(6) as f64;
-            let drop = if depth > 1 && best.score < last_score - 30 {
-                1.3
-            } else {
-                1.0
-            };
-            let effort = effort_scale(self.shared.params, best.nodes, self.nodes, depth);
-            last_best = best.mv;
-            last_score = best.score;
-            if self
-                .shared
-                .time
-                .soft_limit_reached(self.shared.control, stability * drop * effort)
-            {
-                break;
-            }
-            if self.shared.control.is_stopped() {
-                break;
+            // Lines found so far are kept best first (a later line may beat an earlier one).
+            self.root_moves[..=pv_index].sort_by_key(|r| std::cmp::Reverse(r.score));
+        }
+        if self.stopped {
+            return false;
+        }
+        // A completed iteration reports each of its lines once, best first (the UCI
+        // convention: reporting the lines so far after each line would repeat them).
+        if self.id == 0 {
+            for i in 0..multipv {
+                let info = self.info(depth, i, Bound::Exact);
+                self.emit(Report::Info(info));
             }
         }
-        self.flush_nodes();
-        completed
+        let best = &self.root_moves[0];
+        deepening.completed = (Score::from_internal(best.score), depth as u32, Some(best.mv));
+        deepening.depth += 1;
+        if self.id != 0 {
+            return true;
+        }
+        let limits = self.shared.limits;
+        if limits
+            .soft_nodes
+            .is_some_and(|soft| self.shared.total_nodes().max(self.nodes) >= soft)
+        {
+            return false;
+        }
+        // Stop conditions of the main thread.
+        if let Some(mate) = limits.mate {
+            if best.score >= MATE_BOUND && (MATE - best.score + 1) / 2 <= mate as i32 {
+                return false;
+            }
+        }
+        if best.mv == deepening.last_best {
+            deepening.stable_iterations += 1;
+        } else {
+            deepening.stable_iterations = 0;
+        }
+        // Think longer when the best move changes or the score drops; less when stable.
+        let stability = 1.4 - 0.1 * deepening.stable_iterations.min(6) as f64;
+        let drop = if depth > 1 && best.score < deepening.last_score - 30 {
+            1.3
+        } else {
+            1.0
+        };
+        let effort = effort_scale(self.shared.params, best.nodes, self.nodes, depth);
+        deepening.last_best = best.mv;
+        deepening.last_score = best.score;
+        if self
+            .shared
+            .time
+            .soft_limit_reached(self.shared.control, stability * drop * effort)
+        {
+            return false;
+        }
+        !self.shared.control.is_stopped()
     }
 
     /// One iteration for one PV line with an aspiration window around the last score.

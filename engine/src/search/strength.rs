@@ -3,6 +3,7 @@
 //! A weakened engine searches shallower and then picks, among its best few root moves, one
 //! that is worse by a random amount that grows as the level drops.
 
+use super::report::{Score, SearchResult};
 use super::thread::RootMove;
 use crate::types::Move;
 
@@ -48,16 +49,39 @@ impl Skill {
         self.enabled().then_some(1 + self.level / 2 * 2)
     }
 
+    /// The result of a search whose lines are `root_moves` (best first) and whose last
+    /// completed iteration gave `result`: the move played (chosen among the lines by a
+    /// weakened engine) and the move to ponder on.
+    pub(crate) fn conclude(
+        self,
+        pos: &crate::position::Position,
+        root_moves: &[RootMove],
+        multipv: usize,
+        result: (Score, u32, Option<Move>),
+        nodes: u64,
+    ) -> SearchResult {
+        let best = self.pick(&root_moves[..multipv.min(root_moves.len())], pos.key());
+        let ponder = if best == root_moves[0].mv {
+            root_moves[0].pv.get(1).copied()
+        } else {
+            None
+        };
+        SearchResult {
+            best: Some(best),
+            ponder,
+            score: result.0,
+            depth: result.1,
+            completed_best: result.2,
+            nodes,
+        }
+    }
+
     /// Chooses the move to play among the sorted best lines.
     pub fn pick(self, lines: &[RootMove], seed: u64) -> Move {
         if !self.enabled() || lines.len() < 2 {
             return lines[0].mv;
         }
-        let mut rng = seed
-            ^ 0x9E37_79B9_7F4A_7C15
-            ^ std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(0, |d| d.as_nanos() as u64);
+        let mut rng = seed ^ 0x9E37_79B9_7F4A_7C15 ^ crate::clock::entropy();
         let mut next = || {
             rng ^= rng << 13;
             rng ^= rng >> 7;

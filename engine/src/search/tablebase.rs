@@ -10,10 +10,10 @@
 use super::report::{Bound, Report, Score, SearchInfo, SearchResult};
 use super::thread::{RootMove, ThreadState};
 use super::{root::wdl, TB_WIN};
+use crate::clock::Instant;
 use crate::tablebase::{within_fifty_move_clock, MoveProbe, Probe, Tablebases, Wdl, MAX_MEN};
 use crate::types::Move;
 use crate::Position;
-use std::time::Instant;
 
 /// Among the winning moves of a root whose mate lies beyond the fifty-move clock, the one that
 /// reaches a capture (or the mate) soonest, when that comes within the clock.

@@ -125,6 +125,8 @@ pub(crate) struct ThreadState<'a> {
     pub pv_index: usize,
     pub root_depth: i32,
     pub stopped: bool,
+    /// The search stopped because its slice ended (a sliced search), not for good.
+    pub paused: bool,
     /// Positions this thread made (the `stats` build).
     #[cfg(feature = "stats")]
     pub copy_makes: u64,
@@ -159,6 +161,7 @@ impl<'a> ThreadState<'a> {
             pv_index: 0,
             root_depth: 0,
             stopped: false,
+            paused: false,
             #[cfg(feature = "stats")]
             copy_makes: 0,
             reporter,
@@ -216,6 +219,10 @@ impl<'a> ThreadState<'a> {
         if self.nodes & 1023 == 0 {
             self.shared.nodes[self.id].store(self.nodes, Ordering::Relaxed);
             if self.id == 0 && self.shared.time.hard_limit_reached(self.shared.control) {
+                self.shared.abort.store(true, Ordering::Relaxed);
+            }
+            if self.id == 0 && self.shared.time.pause_due() {
+                self.paused = true;
                 self.shared.abort.store(true, Ordering::Relaxed);
             }
             if self.shared.control.is_stopped() {

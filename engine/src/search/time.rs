@@ -1,9 +1,10 @@
 //! Time management: a soft limit (don't start another iteration) scaled by how settled the
 //! search is, and a hard limit (abort now), both derived from the clock or a fixed time.
 
+use crate::clock::Instant;
 use crate::search::{Limits, SearchControl};
 use crate::types::Color;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Time limits of one search.
 #[derive(Clone, Debug)]
@@ -13,6 +14,8 @@ pub struct TimeManager {
     hard: Option<Duration>,
     /// A fixed time per move (`movetime` without a clock): it is used whole, not scaled.
     fixed: bool,
+    /// When a slice of a sliced search pauses (time since the start); None in a whole search.
+    pause: Option<Duration>,
 }
 
 impl TimeManager {
@@ -44,7 +47,18 @@ impl TimeManager {
             soft,
             hard,
             fixed,
+            pause: None,
         }
+    }
+
+    /// Pauses the search (a slice of a sliced search ends) once `at` has passed since the start.
+    pub(crate) fn set_pause(&mut self, at: Option<Duration>) {
+        self.pause = at;
+    }
+
+    /// True when the slice's pause is due.
+    pub(crate) fn pause_due(&self) -> bool {
+        self.pause.is_some_and(|p| self.elapsed() >= p)
     }
 
     /// Time since the search started.

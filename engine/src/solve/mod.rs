@@ -23,12 +23,12 @@ pub use direct::{AttackLine, DefenceLine, DirectSolution};
 pub use help::HelpSolution;
 pub use stipulation::{Goal, Play, Stipulation, MAX_MOVES};
 
+use crate::clock::Instant;
 use crate::tablebase::Tablebases;
 use crate::types::Move;
 use crate::Position;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
-use std::time::Instant;
 
 /// What to look for besides the solutions.
 #[derive(Clone, Debug)]

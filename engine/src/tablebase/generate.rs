@@ -20,12 +20,12 @@ use super::material::Material;
 use super::probe::{entry_of, Table, Tablebases};
 use super::setup::Setup;
 use super::{TbError, DRAW, INVALID, MAX_PLIES};
+use crate::clock::Instant;
 use crate::types::Color;
 use rayon::prelude::*;
 use std::path::Path;
 use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
 use std::sync::Arc;
-use std::time::Instant;
 
 /// Counts of one side to move, over all positions (symmetric ones counted separately).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

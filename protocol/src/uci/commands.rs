@@ -5,6 +5,7 @@ use super::printer::error;
 use crate::display::describe;
 use crate::go::MAX_PERFT;
 use crate::output::{one_line, to_stderr};
+use crate::position_words::parse_position;
 use crate::session::EngineSession;
 use std::time::Instant;
 use vorpal_engine::{bench, eval, perft, FenStyle, Game, Position};
@@ -62,67 +63,15 @@ pub fn command_help(word: &str) -> Option<String> {
 /// `position startpos|fen <FEN> [moves ...]`. A bad FEN keeps the previous position; an
 /// unusable move keeps the position up to the last legal move.
 pub(super) fn cmd_position(session: &mut EngineSession, words: &[&str]) {
-    let (start, rest) = match words {
-        ["startpos", rest @ ..] => (session.start_position(), rest),
-        ["fen", rest @ ..] => {
-            let end = rest.iter().position(|w| *w == "moves").unwrap_or(rest.len());
-            let fen = rest[..end].join(" ");
-            match Position::from_fen(&fen, session.rules()) {
-                Ok(pos) => (pos, &rest[end..]),
-                Err(e) => {
-                    return error(
-                        session,
-                        &format!(
-                            "position: bad FEN '{}': {e}; the previous position is kept",
-                            one_line(&fen)
-                        ),
-                    )
-                }
+    match parse_position(words, session.start_position(), session.rules()) {
+        Err(e) => error(session, &e),
+        Ok((game, problem)) => {
+            if let Some(e) = problem {
+                error(session, &e);
             }
-        }
-        _ => {
-            return error(
-                session,
-                &format!(
-                    "position: expected 'startpos' or 'fen <FEN>', found '{}'; the previous position is kept",
-                    one_line(&words.join(" "))
-                ),
-            )
-        }
-    };
-    let moves = match rest {
-        ["moves", moves @ ..] => moves,
-        [] => &[],
-        [other, ..] => {
-            return error(
-                session,
-                &format!(
-                    "position: expected 'moves', found '{}'; the previous position is kept",
-                    one_line(other)
-                ),
-            )
-        }
-    };
-    let mut game = Game::new(start);
-    for (i, text) in moves.iter().enumerate() {
-        let played = game.position().parse_move(text).map(|mv| game.play(mv));
-        if !matches!(played, Ok(true)) {
-            let why = match played {
-                Err(e) => e.to_string(),
-                _ => format!("illegal move '{text}'"),
-            };
-            error(
-                session,
-                &format!(
-                "position: {} at move {} of the list; the position is set up to the last legal move (after {i} moves)",
-                one_line(&why),
-                i + 1
-            ),
-            );
-            break;
+            session.set_game(game);
         }
     }
-    session.set_game(game);
 }
 
 pub(super) fn cmd_d(session: &EngineSession) {
@@ -204,24 +153,17 @@ pub(super) fn cmd_perft(session: &mut EngineSession, words: &[&str]) {
 /// speed goes to stderr.
 pub(super) fn run_perft(session: &EngineSession, depth: u32, pos: Position, threads: usize) {
     let start = Instant::now();
-    let mut text = String::new();
-    let total = if depth == 0 {
-        1
+    let counts = if depth == 0 {
+        Vec::new()
+    } else if threads <= 1 {
+        perft::divide(&pos, depth)
     } else {
-        let counts = if threads <= 1 {
-            perft::divide(&pos, depth)
-        } else {
-            match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
-                Ok(pool) => pool.install(|| perft::divide_parallel(&pos, depth)),
-                Err(e) => return error(session, &format!("perft: cannot start {threads} threads: {e}")),
-            }
-        };
-        for (mv, n) in &counts {
-            text.push_str(&format!("{}: {n}\n", pos.move_to_uci(*mv)));
+        match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
+            Ok(pool) => pool.install(|| perft::divide_parallel(&pos, depth)),
+            Err(e) => return error(session, &format!("perft: cannot start {threads} threads: {e}")),
         }
-        counts.iter().map(|(_, n)| n).sum()
     };
-    text.push_str(&format!("\nNodes searched: {total}"));
+    let (text, total) = crate::format::perft_text(&pos, depth, &counts);
     session.out().lines(&text);
     let seconds = start.elapsed().as_secs_f64();
     to_stderr(&format!(
@@ -309,10 +251,7 @@ pub(super) fn cmd_bench(session: &mut EngineSession, words: &[&str]) {
         to_stderr(&format!("Position: {number}/{total} {fen} nodes {nodes}\n"));
     });
     to_stderr("===========================\n");
-    session.out().lines(&format!(
-        "Nodes searched  : {}\nNodes/second    : {}\nTotal time (ms) : {}",
-        result.nodes, result.nps, result.time_ms
-    ));
+    session.out().lines(&crate::format::bench_text(&result));
 }
 
 /// `result 1-0|0-1|1/2-1/2|* <reason>`.

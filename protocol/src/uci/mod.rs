@@ -172,13 +172,7 @@ fn extension(session: &mut EngineSession, words: &[&str], line: &str) {
 }
 
 fn cmd_uci(session: &EngineSession) {
-    let mut text = format!("id name {ENGINE}\nid author {AUTHOR}\n");
-    for line in option_lines() {
-        text.push_str(&line);
-        text.push('\n');
-    }
-    text.push_str("uciok");
-    session.out().lines(&text);
+    session.out().lines(&crate::format::uci_text(&option_lines()));
 }
 
 /// Applies a checked option change; a new variant is announced with Fairy-Stockfish's line.
@@ -188,13 +182,7 @@ fn cmd_setoption(session: &mut EngineSession, change: crate::options::Change) {
         return error(session, &e);
     }
     if variant {
-        let v = session.settings().variant;
-        let text = format!(
-            "variant {} files {} ranks 8 pocket 0 template fairy startpos {}",
-            v.name(),
-            v.files(),
-            session.position().to_fen()
-        );
+        let text = crate::format::variant_text(session.settings().variant, session.position());
         session.out().line(&note_text(&text));
     }
 }

@@ -1,0 +1,101 @@
+//! The clock the search reads, one name on every target.
+//!
+//! Natively [`Instant`] is `std::time::Instant` itself, so nothing changes there. On
+//! `wasm32-unknown-unknown` the standard library has no clock (`Instant::now()` panics), so
+//! the host injects one: the module imports `now_ms` from the import module `vorpal`, a
+//! function returning milliseconds from any fixed origin that never go backwards (a page or
+//! a Worker passes `() => performance.now()`). There [`Instant`] is a small type of its own
+//! with the operations the engine uses.
+
+#[cfg(not(all(target_family = "wasm", target_os = "unknown")))]
+pub use std::time::Instant;
+
+#[cfg(all(target_family = "wasm", target_os = "unknown"))]
+pub use host::Instant;
+
+/// Some bits that differ from run to run (to vary a weakened engine's choices): the wall
+/// clock natively, the host's clock on WebAssembly.
+pub fn entropy() -> u64 {
+    #[cfg(not(all(target_family = "wasm", target_os = "unknown")))]
+    {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64)
+    }
+    #[cfg(all(target_family = "wasm", target_os = "unknown"))]
+    {
+        host::now_ms().to_bits()
+    }
+}
+
+#[cfg(all(target_family = "wasm", target_os = "unknown"))]
+mod host {
+    use std::ops::{Add, Sub};
+    use std::time::Duration;
+
+    #[link(wasm_import_module = "vorpal")]
+    extern "C" {
+        /// The host's clock in milliseconds (`performance.now()`).
+        #[link_name = "now_ms"]
+        fn host_now_ms() -> f64;
+    }
+
+    /// The host's clock in milliseconds; a value that is not a finite number reads as 0.
+    #[allow(unsafe_code)]
+    pub(super) fn now_ms() -> f64 {
+        // SAFETY: `now_ms` is a host function without arguments that returns an f64; calling
+        // an imported function is unsafe only because Rust cannot see its body. Any value is
+        // accepted (a non-finite one is replaced below).
+        let ms = unsafe { host_now_ms() };
+        if ms.is_finite() {
+            ms
+        } else {
+            0.0
+        }
+    }
+
+    /// A moment of the host's clock, in milliseconds.
+    #[derive(Clone, Copy, Debug, PartialEq, PartialOrd)]
+    pub struct Instant(f64);
+
+    impl Instant {
+        /// Now.
+        pub fn now() -> Instant {
+            Instant(now_ms())
+        }
+
+        /// Time from `earlier` to this moment (zero when `earlier` is later).
+        pub fn duration_since(&self, earlier: Instant) -> Duration {
+            Duration::from_secs_f64(((self.0 - earlier.0) / 1000.0).max(0.0))
+        }
+
+        /// Time since this moment.
+        pub fn elapsed(&self) -> Duration {
+            Instant::now().duration_since(*self)
+        }
+
+        /// This moment moved back by `d` (always representable here).
+        pub fn checked_sub(&self, d: Duration) -> Option<Instant> {
+            Some(Instant(self.0 - d.as_secs_f64() * 1000.0))
+        }
+
+        /// This moment moved on by `d` (always representable here).
+        pub fn checked_add(&self, d: Duration) -> Option<Instant> {
+            Some(Instant(self.0 + d.as_secs_f64() * 1000.0))
+        }
+    }
+
+    impl Add<Duration> for Instant {
+        type Output = Instant;
+        fn add(self, d: Duration) -> Instant {
+            Instant(self.0 + d.as_secs_f64() * 1000.0)
+        }
+    }
+
+    impl Sub<Instant> for Instant {
+        type Output = Duration;
+        fn sub(self, earlier: Instant) -> Duration {
+            self.duration_since(earlier)
+        }
+    }
+}
