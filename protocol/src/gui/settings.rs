@@ -31,6 +31,12 @@ impl Mode {
         }
     }
 
+    /// True when the mode needs an engine: every mode but two people on one board (a page
+    /// between people starts none, so idle tabs do not fill the server's engine cap).
+    pub fn needs_engine(self) -> bool {
+        self != Mode::Human
+    }
+
     /// True when the engine (not a person) moves for `side`.
     pub fn engine_moves(self, side: Color) -> bool {
         match self {

@@ -211,7 +211,7 @@ fn a_low_open_file_limit_never_kills_the_server() {
 #[test]
 fn abandoned_sessions_end_with_their_engines() {
     let server = start(&["--session-timeout", "2"], &fake_engine());
-    let sids: Vec<String> = (0..8).map(|_| server.new_session()).collect();
+    let sids: Vec<String> = (0..8).map(|_| server.engine_session()).collect();
     assert!(
         eventually(Duration::from_secs(10), || server.children().len() == 8),
         "eight engines: {:?}",
@@ -241,6 +241,30 @@ fn abandoned_sessions_end_with_their_engines() {
 }
 
 #[test]
+fn engines_start_only_for_the_modes_that_need_one() {
+    let server = start(&[], &fake_engine());
+    let sids: Vec<String> = (0..8).map(|_| server.new_session()).collect();
+    std::thread::sleep(Duration::from_millis(500));
+    assert_eq!(server.children(), Vec::<u32>::new(), "pages between people start no engine");
+    let cmd = |sid: &str, body: &str| {
+        let r = server.api("POST", &format!("/api/cmd?sid={sid}"), Some(body));
+        assert_eq!(r.status, 200, "{}", r.body);
+    };
+    cmd(&sids[0], r#"{"cmd":"settings","mode":"analysis"}"#);
+    assert!(eventually(Duration::from_secs(10), || server.children().len() == 1));
+    cmd(&sids[1], r#"{"cmd":"settings","mode":"play","color":"white"}"#);
+    assert!(eventually(Duration::from_secs(10), || server.children().len() == 2));
+    // Back between people (the mode, or Stop engines): the engine ends.
+    cmd(&sids[0], r#"{"cmd":"settings","mode":"human"}"#);
+    cmd(&sids[1], r#"{"cmd":"stop"}"#);
+    assert!(
+        eventually(Duration::from_secs(10), || server.children().is_empty()),
+        "engines left: {:?}",
+        server.children()
+    );
+}
+
+#[test]
 fn restarts_and_the_engine_cap_bound_the_engines() {
     // An engine that never finishes its handshake: each restart must kill it at once.
     let engine = vec![
@@ -250,7 +274,7 @@ fn restarts_and_the_engine_cap_bound_the_engines() {
         "name=Mute".into(),
     ];
     let server = start(&["--max-engines", "2"], &engine);
-    let sid = server.new_session();
+    let sid = server.engine_session();
     let mut most = 0;
     for _ in 0..40 {
         let r = server.api("POST", &format!("/api/cmd?sid={sid}"), Some(r#"{"cmd":"restart"}"#));
@@ -260,8 +284,8 @@ fn restarts_and_the_engine_cap_bound_the_engines() {
     assert!(most <= 2, "{most} engines at once");
     assert!(eventually(Duration::from_secs(5), || server.children().len() == 1));
     // Two pages fill the cap of two engines; a third page is told why it has none.
-    server.new_session();
-    let third = server.new_session();
+    server.engine_session();
+    let third = server.engine_session();
     let state = server.state(&third);
     let failed = state["engines"][0]["failed"].as_str().unwrap_or("");
     assert!(failed.contains("--max-engines"), "{state}");
@@ -271,8 +295,8 @@ fn restarts_and_the_engine_cap_bound_the_engines() {
 #[test]
 fn sigterm_ends_every_engine_even_a_stubborn_one() {
     let mut server = start(&[], &misbehaving("stubborn", None));
-    server.new_session();
-    server.new_session();
+    server.engine_session();
+    server.engine_session();
     assert!(eventually(Duration::from_secs(10), || server.children().len() == 2));
     let engines = server.children();
     server.signal("TERM");
@@ -289,7 +313,7 @@ fn sigterm_ends_every_engine_even_a_stubborn_one() {
 #[test]
 fn engines_die_with_a_killed_server() {
     let mut server = start(&[], &misbehaving("stubborn", None));
-    server.new_session();
+    server.engine_session();
     assert!(eventually(Duration::from_secs(10), || server.children().len() == 1));
     let engines = server.children();
     server.signal("KILL");

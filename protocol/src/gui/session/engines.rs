@@ -75,16 +75,23 @@ impl PageSession {
         }
     }
 
-    /// Restarts every engine the mode needs (after a failure, or new rules or settings).
+    /// Restarts every engine the mode needs (after a failure, or new rules or settings); a
+    /// mode between people ends them.
     pub fn restart_engines(&mut self, shared: &Arc<Shared>) {
         self.workers = [None, None];
         self.search = None;
         self.analysis.clear();
         self.message = None;
         self.alert = None;
-        self.start_engine(shared, 0);
-        if self.settings.mode == Mode::Watch || self.settings.engine[1] != self.settings.engine[0] {
-            self.start_engine(shared, 1);
+        for slot in 0..2 {
+            self.engine[slot].failed = None;
+            self.engine[slot].ready = false;
+        }
+        if self.settings.mode.needs_engine() {
+            self.start_engine(shared, 0);
+            if self.settings.mode == Mode::Watch || self.settings.engine[1] != self.settings.engine[0] {
+                self.start_engine(shared, 1);
+            }
         }
         self.bump();
         self.kick();
@@ -269,6 +276,11 @@ impl PageSession {
         self.settings.mode = Mode::Human;
         self.stop_search();
         self.stop_clocks();
+        // Between people no engine is needed: end them (their places in the cap are free).
+        self.workers = [None, None];
+        for state in &mut self.engine {
+            state.ready = false;
+        }
         self.bump();
     }
 }

@@ -122,7 +122,10 @@ impl Shared {
             state: Mutex::new(session),
             changed: Condvar::new(),
         });
-        shared.lock().start_engine(&shared, 0);
+        let needs = shared.lock().settings.mode.needs_engine();
+        if needs {
+            shared.lock().start_engine(&shared, 0);
+        }
         shared
     }
 
@@ -433,6 +436,8 @@ impl PageSession {
             || old.elo != settings.elo
             || old.multipv != settings.multipv
             || (old.mode == Mode::Analysis) != (settings.mode == Mode::Analysis)
+            || old.mode.needs_engine() != settings.mode.needs_engine()
+            || (settings.mode.needs_engine() && self.workers[0].is_none())
             || (settings.mode == Mode::Watch && self.workers[1].is_none() && settings.engine[1] != settings.engine[0])
             || self.engine.iter().any(|e| e.failed.is_some());
         self.bump();
@@ -550,6 +555,15 @@ mod tests {
     #[test]
     fn an_engine_that_cannot_start_is_reported() {
         let shared = people();
+        // Between people no engine starts; analysis needs one.
+        assert!(!shared.lock().engine_in_use(0));
+        shared.update(|s, shared| {
+            let settings = Settings {
+                mode: Mode::Analysis,
+                ..s.settings.clone()
+            };
+            s.apply_settings(shared, settings);
+        });
         let failed = (0..1000).any(|_| {
             std::thread::sleep(Duration::from_millis(10));
             shared.lock().engine[0].failed.is_some()

@@ -185,6 +185,19 @@ impl GuiServer {
         r.json()["sid"].as_str().expect("a session id").to_string()
     }
 
+    /// A new session in analysis mode, which starts its engine (a page between people
+    /// starts none).
+    pub fn engine_session(&self) -> String {
+        let sid = self.new_session();
+        let r = self.api(
+            "POST",
+            &format!("/api/cmd?sid={sid}"),
+            Some(r#"{"cmd":"settings","mode":"analysis"}"#),
+        );
+        assert_eq!(r.status, 200, "{}", r.body);
+        sid
+    }
+
     /// The state of session `sid` now.
     pub fn state(&self, sid: &str) -> serde_json::Value {
         let r = self.api("GET", &format!("/api/state?sid={sid}&since=0"), None);
