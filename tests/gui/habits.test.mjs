@@ -266,3 +266,15 @@ test('abort before both sides moved, resign with an in-page confirmation, a draw
   }
   await closePage(page);
 });
+
+test('a server stopped normally is a lost connection, not an engine crash', async () => {
+  const own = await startGui(BIN, ['--port', '0']);
+  const page = await openPage({ url: own.url });
+  await page.selectOption('#mode', 'analysis');
+  await page.waitForFunction(() => document.querySelectorAll('#lines .line').length > 0, null, { timeout: 20000 });
+  await new Promise((ok) => { own.child.on('exit', ok); own.child.kill('SIGTERM'); });
+  await page.waitForFunction(() => /Lost contact with the server/.test(document.getElementById('notice').textContent), null, { timeout: 20000 });
+  assert.doesNotMatch(await page.textContent('#status'), /failed|crash/i);
+  assert.ok(!(await page.isVisible('#restart')), 'no Restart engine button');
+  await page.context().close();
+});

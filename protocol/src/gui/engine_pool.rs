@@ -100,6 +100,11 @@ impl EnginePool {
         live.len()
     }
 
+    /// True once the server is stopping (its engines end because it asked them to).
+    pub fn is_closed(&self) -> bool {
+        self.closed.load(Ordering::SeqCst)
+    }
+
     /// Ends every engine: `quit` to each, up to `wait` for them to exit, then kills the rest.
     /// No engine starts afterwards.
     pub fn shutdown(&self, wait: Duration) {

@@ -151,8 +151,14 @@ impl PageSession {
                     self.search = None;
                 }
                 self.stop_clocks();
-                self.alert = Some(format!("Engine failed: {why}. The game is kept; press Restart engine."));
-                self.engine[slot].failed = Some(why);
+                if self.pool.is_closed() {
+                    // The server is stopping and ended the engine itself: no failure to report
+                    // (the page sees the lost connection).
+                    self.alert = Some("The server is stopping.".into());
+                } else {
+                    self.alert = Some(format!("Engine failed: {why}. The game is kept; press Restart engine."));
+                    self.engine[slot].failed = Some(why);
+                }
                 self.bump();
             }
         }
