@@ -366,6 +366,12 @@ fn run_command(s: &mut PageSession, shared: &Arc<Shared>, command: Command) -> R
             if let Some(n) = number.filter(|n| *n > 959) {
                 return Err(format!("Chess960 position numbers run from 0 to 959, not {n}"));
             }
+            // Chess960 without a number: a random one of the 960 start positions.
+            let number = number.or_else(|| {
+                rules
+                    .is_chess960()
+                    .then(|| rand::Rng::gen_range(&mut rand::thread_rng(), 0..960))
+            });
             let start = match number.filter(|_| rules.is_chess960()) {
                 Some(n) => {
                     let fen = rules

@@ -245,7 +245,11 @@ fn engines_start_only_for_the_modes_that_need_one() {
     let server = start(&[], &fake_engine());
     let sids: Vec<String> = (0..8).map(|_| server.new_session()).collect();
     std::thread::sleep(Duration::from_millis(500));
-    assert_eq!(server.children(), Vec::<u32>::new(), "pages between people start no engine");
+    assert_eq!(
+        server.children(),
+        Vec::<u32>::new(),
+        "pages between people start no engine"
+    );
     let cmd = |sid: &str, body: &str| {
         let r = server.api("POST", &format!("/api/cmd?sid={sid}"), Some(body));
         assert_eq!(r.status, 200, "{}", r.body);
@@ -522,4 +526,23 @@ fn repeated_singleton_headers_get_400() {
         assert_eq!(r.status, 400, "{extra:?}: {}", r.body);
     }
     still_serves(&mut server);
+}
+
+#[test]
+fn chess960_without_a_number_is_a_random_start() {
+    let server = start(&[], &fake_engine());
+    let sid = server.new_session();
+    let fens: std::collections::BTreeSet<String> = (0..6)
+        .map(|_| {
+            let r = server.api(
+                "POST",
+                &format!("/api/cmd?sid={sid}"),
+                Some(r#"{"cmd":"new","variant":"alice","chess960":true}"#),
+            );
+            assert_eq!(r.status, 200, "{}", r.body);
+            r.json()["state"]["fen"].as_str().unwrap().to_string()
+        })
+        .collect();
+    // Six draws from 960 positions: all the same (518 every time, as before) has odds 960^-5.
+    assert!(fens.len() > 1, "{fens:?}");
 }
