@@ -6,6 +6,7 @@
 
 mod analyze;
 mod annotate;
+mod bot;
 mod cli;
 mod display;
 pub mod doors;
