@@ -387,6 +387,13 @@ impl GameRun {
 
     /// Works out the end, says goodbye, appends the game to the PGN file.
     fn finish(&mut self, ended: bool) {
+        // The bot's last move, sent but not echoed: the site sends no state after a move that
+        // ends the game, so at a `gameEnd` it counts as played (in the result and the PGN).
+        if let (true, Some(game), Some(sent)) = (ended, self.game.as_mut(), self.sent.take()) {
+            if game.moves().len() == sent.ply {
+                game.play(sent.mv);
+            }
+        }
         let pending = self.sent.as_ref().map(|s| s.mv);
         let clocks = self
             .state

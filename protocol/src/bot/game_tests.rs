@@ -134,6 +134,18 @@ fn the_bot_moves_on_its_turn_only_and_records_the_mate() {
 }
 
 #[test]
+fn the_bots_unechoed_mating_move_is_recorded() {
+    let site = Arc::new(FakeSite::default());
+    let full = FULL_BLACK.replace(r#""black":{"name":"Vorpal"}"#, r#""black":{"name":"tester"}"#);
+    let full = full.replace(r#""white":{"name":"tester"}"#, r#""white":{"name":"Vorpal"}"#);
+    // The bot (White) is to move with a mate in one; the site answers its move with gameEnd.
+    let lines = [full.as_str(), &state("e2e4 e7e5 d1h5 g8f6"), r#"{"type":"gameEnd","game":{"id":"iqSgPqOc"}}"#];
+    let pgn = run_lines(&site, "unechoed", &lines);
+    assert!(site.calls().contains(&"move iqSgPqOc h5e5".to_string()), "{:?}", site.calls());
+    assert!(pgn.contains("Qxe5/A# {checkmate} 1-0"), "{pgn}");
+}
+
+#[test]
 fn another_variant_is_aborted() {
     let site = Arc::new(FakeSite::default());
     let full = FULL_BLACK.replace(r#"{"name":"alice"}"#, r#"{"name":"chess"}"#);
