@@ -171,6 +171,20 @@ async def check_restart():
     check("SIGTERM stops an idle bot with status 0", rc == 0, f"status {rc}")
 
 
+async def check_stop_with_abort():
+    """With --on-stop abort, SIGTERM in the middle of a game aborts it and exits with 0."""
+    bot = Bot("--on-stop", "abort")
+    if not bot.wait_for("event stream open", 10):
+        check("SIGTERM with --on-stop abort aborts the game", False, "the bot did not come online")
+        return
+    game = asyncio.create_task(play("tester2", "w", 4))
+    await asyncio.to_thread(bot.wait_for, r"ply 4: ", 60)
+    rc = await asyncio.to_thread(bot.stop, signal.SIGTERM)
+    outcome = await game
+    check("SIGTERM with --on-stop abort aborts the running game and exits with 0",
+          rc == 0 and outcome.status_name == "aborted", f"status {rc}; the human saw {outcome.status_name}")
+
+
 async def main_async():
     check_wrong_token()
     bot = Bot()
@@ -183,6 +197,7 @@ async def main_async():
     rc = bot.stop(signal.SIGTERM)
     check("SIGTERM after the games: status 0", rc == 0, f"status {rc}")
     await check_restart()
+    await check_stop_with_abort()
     with open(os.path.join(ARGS.work, "bot.log"), errors="replace") as f:
         log_text = f.read()
     late = check_times(log_text)

@@ -80,8 +80,11 @@ mod tests {
     /// move overhead), found by asking its time manager about searches started earlier.
     fn hard_limit(limits: &Limits) -> Duration {
         let reached = |elapsed: Duration| {
-            let start = Instant::now().checked_sub(elapsed).expect("the machine has been up a minute");
-            TimeManager::new(limits, Color::White, Duration::from_millis(10), start).hard_limit_reached(&SearchControl::new())
+            let start = Instant::now()
+                .checked_sub(elapsed)
+                .expect("the machine has been up a minute");
+            TimeManager::new(limits, Color::White, Duration::from_millis(10), start)
+                .hard_limit_reached(&SearchControl::new())
         };
         let (mut lo, mut hi) = (Duration::ZERO, Duration::from_secs(60));
         assert!(reached(hi));

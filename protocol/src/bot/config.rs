@@ -117,10 +117,10 @@ pub struct Settings {
 /// Reads the config file, if any, and applies the flags; `env_token` is `VORPAL_BOT_TOKEN`.
 pub fn settings(args: BotArgs, env_token: Option<String>) -> Result<Settings, String> {
     let file = match &args.config {
-        Some(path) => parse_config(
-            &std::fs::read_to_string(path).map_err(|e| format!("config file {}: {e}", path.display()))?,
-        )
-        .map_err(|e| format!("config file {}: {e}", path.display()))?,
+        Some(path) => {
+            parse_config(&std::fs::read_to_string(path).map_err(|e| format!("config file {}: {e}", path.display()))?)
+                .map_err(|e| format!("config file {}: {e}", path.display()))?
+        }
         None => FileConfig::default(),
     };
     let mut policy = file.policy;
@@ -194,7 +194,9 @@ pub fn check_server(url: &str) -> Result<String, String> {
         "http" => Err(format!(
             "server '{url}': http:// only for this machine (127.0.0.1, ::1, localhost); use https://"
         )),
-        _ => Err(format!("server '{url}': the scheme must be https:// (or http:// on this machine)")),
+        _ => Err(format!(
+            "server '{url}': the scheme must be https:// (or http:// on this machine)"
+        )),
     }
 }
 
@@ -294,7 +296,9 @@ goodbye = "Thanks for the game."
 
     #[test]
     fn mistakes_in_the_file_are_reported() {
-        assert!(parse_config("[policy]\nmax_gmaes = 2\n").unwrap_err().contains("max_gmaes"));
+        assert!(parse_config("[policy]\nmax_gmaes = 2\n")
+            .unwrap_err()
+            .contains("max_gmaes"));
         assert!(parse_config("on_stop = \"later\"\n").is_err());
         assert!(parse_config("[engine]\nthreads = -1\n").is_err());
         assert!(parse_config("token = \"abc\"\n").is_err());
@@ -306,7 +310,16 @@ goodbye = "Thanks for the game."
     #[test]
     fn flags_override_the_defaults() {
         let s = settings(
-            args(&["--server", "http://127.0.0.1:9/", "--max-games", "2", "--threads", "3", "--margin", "700"]),
+            args(&[
+                "--server",
+                "http://127.0.0.1:9/",
+                "--max-games",
+                "2",
+                "--threads",
+                "3",
+                "--margin",
+                "700",
+            ]),
             Some(" tok ".into()),
         )
         .unwrap();

@@ -47,7 +47,9 @@ impl EngineSpec {
             "" => None,
             path => {
                 let bytes = std::fs::read(path).map_err(|e| format!("network {path}: {e}"))?;
-                Some(Arc::new(Network::from_bytes(&bytes).map_err(|e| format!("network {path}: {e}"))?))
+                Some(Arc::new(
+                    Network::from_bytes(&bytes).map_err(|e| format!("network {path}: {e}"))?,
+                ))
             }
         };
         let external = if cfg.command.is_empty() {
@@ -81,7 +83,10 @@ impl EngineSpec {
         }
         let mut searcher = crate::analyze::searcher(&self.options, available_memory_mb())?;
         if let Some(net) = &self.network {
-            searcher.set_evaluator(Evaluator::with_network(searcher.evaluator().params.clone(), net.clone()));
+            searcher.set_evaluator(Evaluator::with_network(
+                searcher.evaluator().params.clone(),
+                net.clone(),
+            ));
         }
         searcher.set_tablebases(self.tablebases.clone());
         Ok(Box::new(LocalPlayer { searcher }))
@@ -95,8 +100,16 @@ impl EngineSpec {
                 "Vorpal's search, {} thread(s), {} MB hash per game{}{}",
                 self.options.threads,
                 self.options.hash_mb,
-                if self.tablebases.is_some() { ", endgame tables" } else { "" },
-                if self.network.is_some() { ", network from file" } else { "" }
+                if self.tablebases.is_some() {
+                    ", endgame tables"
+                } else {
+                    ""
+                },
+                if self.network.is_some() {
+                    ", network from file"
+                } else {
+                    ""
+                }
             ),
         }
     }
@@ -130,7 +143,10 @@ impl Player for UciPlayer {
             .and_then(|c| c.time[pos.side_to_move().index()])
             .unwrap_or(Duration::from_secs(60));
         let deadline = Instant::now() + budget + Duration::from_secs(5);
-        let reply = self.process.search(&position, &go, deadline).map_err(|e| e.to_string())?;
+        let reply = self
+            .process
+            .search(&position, &go, deadline)
+            .map_err(|e| e.to_string())?;
         pos.parse_uci(&reply.bestmove)
             .map(Some)
             .map_err(|e| format!("the engine's bestmove '{}': {e}", reply.bestmove))

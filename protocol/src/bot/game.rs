@@ -7,8 +7,8 @@
 use super::backoff::Backoff;
 use super::budget::{move_limits, TimeSettings};
 use super::config::ChatConfig;
-use super::engine::{EngineSpec, Player};
 use super::ending::{conclude, EndFacts, Ending};
+use super::engine::{EngineSpec, Player};
 use super::http::{Api, ApiError};
 use super::ndjson::Next;
 use super::record::{Finished, Recorder};
@@ -78,8 +78,8 @@ pub struct GameContext {
 
 /// What the stream thread passes on.
 enum Msg {
-    /// A message of the game stream.
-    Event(GameEvent),
+    /// A message of the game stream (boxed: a `gameFull` is large).
+    Event(Box<GameEvent>),
     /// The stream cannot be had (the game is unknown, or not the bot's).
     Gone(String),
 }
@@ -159,19 +159,21 @@ impl GameRun {
                 self.abort("the bot is shutting down");
             }
             match rx.recv_timeout(Duration::from_millis(250)) {
-                Ok(Msg::Event(GameEvent::GameFull(full))) => {
-                    if self.full.is_none() {
-                        self.start(&full);
+                Ok(Msg::Event(event)) => match *event {
+                    GameEvent::GameFull(full) => {
+                        if self.full.is_none() {
+                            self.start(&full);
+                        }
+                        self.full = Some(full.clone());
+                        self.on_state(full.state, &mut player);
                     }
-                    self.full = Some(full.clone());
-                    self.on_state(full.state, &mut player);
-                }
-                Ok(Msg::Event(GameEvent::GameState(state))) if self.full.is_some() => self.on_state(state, &mut player),
-                Ok(Msg::Event(GameEvent::GameEnd { .. })) => {
-                    log::info!("game {}: gameEnd", self.id);
-                    return true;
-                }
-                Ok(Msg::Event(_)) => {}
+                    GameEvent::GameState(state) if self.full.is_some() => self.on_state(state, &mut player),
+                    GameEvent::GameEnd { .. } => {
+                        log::info!("game {}: gameEnd", self.id);
+                        return true;
+                    }
+                    _ => {}
+                },
                 Ok(Msg::Gone(why)) => {
                     self.gave_up = Some(why);
                     return false;
@@ -250,7 +252,10 @@ impl GameRun {
         }
         let pos = *game.position();
         if pos.count_legal() == 0 {
-            log::info!("game {}: no legal move after {plies} plies; waiting for the end", self.id);
+            log::info!(
+                "game {}: no legal move after {plies} plies; waiting for the end",
+                self.id
+            );
             return;
         }
         if pos.side_to_move() != self.me || self.sent.as_ref().is_some_and(|s| s.ply == plies) {
@@ -350,7 +355,10 @@ impl GameRun {
         if let Some(sent) = &self.sent {
             if sent.at.elapsed() >= RESEND_AFTER {
                 if sent.sends >= MAX_SENDS {
-                    return Some(format!("the site took no notice of {} ({} sends)", sent.text, sent.sends));
+                    return Some(format!(
+                        "the site took no notice of {} ({} sends)",
+                        sent.text, sent.sends
+                    ));
                 }
                 log::info!("game {}: {} not echoed yet; sending it again", self.id, sent.text);
                 self.send();
@@ -463,7 +471,7 @@ fn read_stream(api: &Api, id: &str, tx: &Sender<Msg>, done: &AtomicBool, control
                         done.store(true, Ordering::SeqCst);
                         control.stop();
                     }
-                    if tx.send(Msg::Event(event)).is_err() || end {
+                    if tx.send(Msg::Event(Box::new(event))).is_err() || end {
                         return;
                     }
                 }

@@ -67,7 +67,8 @@ fn run_lines(site: &Arc<FakeSite>, tag: &str, lines: &[&str]) -> String {
     let (ctx, pgn) = context(site.clone(), tag);
     let (tx, rx) = mpsc::channel();
     for line in lines {
-        tx.send(Msg::Event(serde_json::from_str(line).unwrap())).unwrap();
+        tx.send(Msg::Event(Box::new(serde_json::from_str(line).unwrap())))
+            .unwrap();
     }
     drop(tx);
     let mut run = GameRun::new(ctx, "iqSgPqOc");
@@ -99,7 +100,10 @@ fn a_move_list_that_does_not_replay_is_aborted_not_played() {
     assert!(calls[1].starts_with("move iqSgPqOc "), "{calls:?}");
     assert_eq!(calls[2..], ["abort iqSgPqOc"]);
     assert!(pgn.contains("[Result \"*\"]"), "{pgn}");
-    assert!(pgn.contains("aborted by the bot: the moves do not replay (move 3 (e4e5)"), "{pgn}");
+    assert!(
+        pgn.contains("aborted by the bot: the moves do not replay (move 3 (e4e5)"),
+        "{pgn}"
+    );
 }
 
 #[test]
@@ -129,7 +133,10 @@ fn the_bot_moves_on_its_turn_only_and_records_the_mate() {
     let moves: Vec<String> = site.calls().into_iter().filter(|c| c.starts_with("move")).collect();
     assert_eq!(moves.len(), 2, "{moves:?}");
     assert!(pgn.contains("[Result \"1-0\"]") && pgn.contains("Qxe5/A#"), "{pgn}");
-    assert!(pgn.contains("[White \"tester\"]") && pgn.contains("[Black \"Vorpal\"]"), "{pgn}");
+    assert!(
+        pgn.contains("[White \"tester\"]") && pgn.contains("[Black \"Vorpal\"]"),
+        "{pgn}"
+    );
     assert!(pgn.contains("[TimeControl \"60+2\"]"), "{pgn}");
 }
 
@@ -139,9 +146,17 @@ fn the_bots_unechoed_mating_move_is_recorded() {
     let full = FULL_BLACK.replace(r#""black":{"name":"Vorpal"}"#, r#""black":{"name":"tester"}"#);
     let full = full.replace(r#""white":{"name":"tester"}"#, r#""white":{"name":"Vorpal"}"#);
     // The bot (White) is to move with a mate in one; the site answers its move with gameEnd.
-    let lines = [full.as_str(), &state("e2e4 e7e5 d1h5 g8f6"), r#"{"type":"gameEnd","game":{"id":"iqSgPqOc"}}"#];
+    let lines = [
+        full.as_str(),
+        &state("e2e4 e7e5 d1h5 g8f6"),
+        r#"{"type":"gameEnd","game":{"id":"iqSgPqOc"}}"#,
+    ];
     let pgn = run_lines(&site, "unechoed", &lines);
-    assert!(site.calls().contains(&"move iqSgPqOc h5e5".to_string()), "{:?}", site.calls());
+    assert!(
+        site.calls().contains(&"move iqSgPqOc h5e5".to_string()),
+        "{:?}",
+        site.calls()
+    );
     assert!(pgn.contains("Qxe5/A# {checkmate} 1-0"), "{pgn}");
 }
 

@@ -192,7 +192,10 @@ impl Api {
 
     /// Says `text` in the players' chat of game `id`.
     pub fn chat(&self, id: &str, text: &str) -> Result<(), ApiError> {
-        self.post(&format!("/api/bot/game/{id}/chat"), &[("room", "player"), ("text", text)])
+        self.post(
+            &format!("/api/bot/game/{id}/chat"),
+            &[("room", "player"), ("text", text)],
+        )
     }
 }
 

@@ -76,10 +76,14 @@ mod tests {
 
     #[test]
     fn lines_messages_and_the_end() {
-        let text = "\n{\"type\":\"ping\"}\n\n{\"type\":\"gameEnd\",\"game\":{\"id\":\"x\"}}\r\nnot json\n{\"type\":\"ping\"}";
+        let text =
+            "\n{\"type\":\"ping\"}\n\n{\"type\":\"gameEnd\",\"game\":{\"id\":\"x\"}}\r\nnot json\n{\"type\":\"ping\"}";
         let mut r = LineReader::new(text.as_bytes());
         assert_eq!(r.next::<GameEvent>().unwrap(), Next::Message(GameEvent::Ping));
-        assert!(matches!(r.next::<GameEvent>().unwrap(), Next::Message(GameEvent::GameEnd { .. })));
+        assert!(matches!(
+            r.next::<GameEvent>().unwrap(),
+            Next::Message(GameEvent::GameEnd { .. })
+        ));
         assert!(matches!(r.next::<GameEvent>().unwrap(), Next::Unreadable(line, _) if line == "not json"));
         assert_eq!(r.next::<GameEvent>().unwrap(), Next::Message(GameEvent::Ping));
         assert_eq!(r.next::<GameEvent>().unwrap(), Next::End);

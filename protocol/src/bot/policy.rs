@@ -99,7 +99,7 @@ impl Policy {
         if listed(&self.block) || (!self.allow.is_empty() && !listed(&self.allow)) {
             return Err(Decline::Generic);
         }
-        if challenge.chess960 || !self.variants.iter().any(|v| *v == challenge.variant.key) {
+        if challenge.chess960 || !self.variants.contains(&challenge.variant.key) {
             return Err(Decline::Variant);
         }
         match challenge.time_control {
@@ -136,7 +136,8 @@ impl Policy {
         if self.casual {
             kinds.push("casual");
         }
-        let mut text = format!(
+        let mut text =
+            format!(
             "{} challenges in {} with a base of {}..={} s and an increment of {}..={} s{}, at most {} game{} at once",
             if kinds.is_empty() { "no".to_string() } else { kinds.join(" or ") },
             self.variants.join(", "),
@@ -189,20 +190,48 @@ mod tests {
     fn the_default_accepts_alice_from_one_plus_zero_to_thirty_plus_thirty() {
         let p = Policy::default();
         for (m, i) in [(1.0, 0.0), (1.0, 2.0), (3.0, 2.0), (5.0, 3.0), (30.0, 30.0)] {
-            assert_eq!(p.decide(&challenge("alice", clock(m, i), false, "x"), 0), Ok(()), "{m}+{i}");
-            assert_eq!(p.decide(&challenge("alice", clock(m, i), true, "x"), 0), Ok(()), "{m}+{i} rated");
+            assert_eq!(
+                p.decide(&challenge("alice", clock(m, i), false, "x"), 0),
+                Ok(()),
+                "{m}+{i}"
+            );
+            assert_eq!(
+                p.decide(&challenge("alice", clock(m, i), true, "x"), 0),
+                Ok(()),
+                "{m}+{i} rated"
+            );
         }
-        assert_eq!(p.decide(&challenge("alice", clock(0.5, 0.0), false, "x"), 0), Err(Decline::TooFast));
-        assert_eq!(p.decide(&challenge("alice", clock(45.0, 0.0), false, "x"), 0), Err(Decline::TooSlow));
-        assert_eq!(p.decide(&challenge("alice", clock(5.0, 45.0), false, "x"), 0), Err(Decline::TooSlow));
-        assert_eq!(p.decide(&challenge("chess", clock(5.0, 3.0), false, "x"), 0), Err(Decline::Variant));
-        let corr = TimeControl::Correspondence { days_per_turn: Some(2.0) };
-        assert_eq!(p.decide(&challenge("alice", corr, false, "x"), 0), Err(Decline::TimeControl));
+        assert_eq!(
+            p.decide(&challenge("alice", clock(0.5, 0.0), false, "x"), 0),
+            Err(Decline::TooFast)
+        );
+        assert_eq!(
+            p.decide(&challenge("alice", clock(45.0, 0.0), false, "x"), 0),
+            Err(Decline::TooSlow)
+        );
+        assert_eq!(
+            p.decide(&challenge("alice", clock(5.0, 45.0), false, "x"), 0),
+            Err(Decline::TooSlow)
+        );
+        assert_eq!(
+            p.decide(&challenge("chess", clock(5.0, 3.0), false, "x"), 0),
+            Err(Decline::Variant)
+        );
+        let corr = TimeControl::Correspondence {
+            days_per_turn: Some(2.0),
+        };
+        assert_eq!(
+            p.decide(&challenge("alice", corr, false, "x"), 0),
+            Err(Decline::TimeControl)
+        );
         assert_eq!(
             p.decide(&challenge("alice", TimeControl::Unlimited, false, "x"), 0),
             Err(Decline::TimeControl)
         );
-        assert_eq!(p.decide(&challenge("alice", clock(1.0, 2.0), false, "x"), 1), Err(Decline::Later));
+        assert_eq!(
+            p.decide(&challenge("alice", clock(1.0, 2.0), false, "x"), 1),
+            Err(Decline::Later)
+        );
     }
 
     #[test]
@@ -223,11 +252,26 @@ mod tests {
             correspondence: true,
             ..Policy::default()
         };
-        assert_eq!(p.decide(&challenge("alice", clock(3.0, 2.0), false, "ALICE"), 2), Ok(()));
-        assert_eq!(p.decide(&challenge("alice", clock(3.0, 2.0), false, "bob"), 0), Err(Decline::Generic));
-        assert_eq!(p.decide(&challenge("alice", clock(3.0, 2.0), false, "carol"), 0), Err(Decline::Generic));
-        assert_eq!(p.decide(&challenge("alice", clock(3.0, 2.0), true, "alice"), 0), Err(Decline::Casual));
-        assert_eq!(p.decide(&challenge("alice", clock(3.0, 0.0), false, "alice"), 0), Err(Decline::TooFast));
+        assert_eq!(
+            p.decide(&challenge("alice", clock(3.0, 2.0), false, "ALICE"), 2),
+            Ok(())
+        );
+        assert_eq!(
+            p.decide(&challenge("alice", clock(3.0, 2.0), false, "bob"), 0),
+            Err(Decline::Generic)
+        );
+        assert_eq!(
+            p.decide(&challenge("alice", clock(3.0, 2.0), false, "carol"), 0),
+            Err(Decline::Generic)
+        );
+        assert_eq!(
+            p.decide(&challenge("alice", clock(3.0, 2.0), true, "alice"), 0),
+            Err(Decline::Casual)
+        );
+        assert_eq!(
+            p.decide(&challenge("alice", clock(3.0, 0.0), false, "alice"), 0),
+            Err(Decline::TooFast)
+        );
         let corr = TimeControl::Correspondence { days_per_turn: None };
         assert_eq!(p.decide(&challenge("alice", corr, false, "alice"), 0), Ok(()));
         let casual_only = Policy {
@@ -258,8 +302,20 @@ mod tests {
         .collect();
         assert_eq!(
             keys,
-            ["generic", "later", "tooFast", "tooSlow", "timeControl", "rated", "casual", "variant", "later"]
+            [
+                "generic",
+                "later",
+                "tooFast",
+                "tooSlow",
+                "timeControl",
+                "rated",
+                "casual",
+                "variant",
+                "later"
+            ]
         );
-        assert!(Policy::default().describe().contains("alice with a base of 60..=1800 s"));
+        assert!(Policy::default()
+            .describe()
+            .contains("alice with a base of 60..=1800 s"));
     }
 }

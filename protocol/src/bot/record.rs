@@ -80,10 +80,10 @@ impl Recorder {
         }
     }
 
-    /// Appends `f` (with an empty line before the next game).
+    /// Appends `f` (the writer ends each game with an empty line).
     pub fn append(&self, f: &Finished) -> Result<(), String> {
         let _one_at_a_time = self.lock.lock().unwrap_or_else(|e| e.into_inner());
-        let text = pgn(f).to_text() + "\n";
+        let text = pgn(f).to_text();
         std::fs::OpenOptions::new()
             .create(true)
             .append(true)

@@ -226,16 +226,23 @@ impl Bot {
         if !is_id(id) || !self.registry.insert(id) {
             return;
         }
-        let (context, api, registry, game_id) = (self.context.clone(), self.api.clone(), self.registry.clone(), id.to_string());
-        let spawned = std::thread::Builder::new().name(format!("bot-game-{id}")).spawn(move || {
-            let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                game::play(context, api, game_id.clone())
-            }));
-            if outcome.is_err() {
-                log::error!("game {game_id}: its thread failed; the other games go on");
-            }
-            registry.remove(&game_id);
-        });
+        let (context, api, registry, game_id) = (
+            self.context.clone(),
+            self.api.clone(),
+            self.registry.clone(),
+            id.to_string(),
+        );
+        let spawned = std::thread::Builder::new()
+            .name(format!("bot-game-{id}"))
+            .spawn(move || {
+                let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    game::play(context, api, game_id.clone())
+                }));
+                if outcome.is_err() {
+                    log::error!("game {game_id}: its thread failed; the other games go on");
+                }
+                registry.remove(&game_id);
+            });
         if let Err(e) = spawned {
             log::error!("game {id}: cannot start its thread: {e}");
             self.registry.remove(id);
@@ -257,7 +264,10 @@ fn read_events(api: &Api, variants: &[String], tx: &Sender<Incoming>) {
                     None => return,
                 };
                 let wait = backoff.next_wait(None);
-                if tx.send(Incoming::Closed(format!("{why}; reopening in {} ms", wait.as_millis()))).is_err() {
+                if tx
+                    .send(Incoming::Closed(format!("{why}; reopening in {} ms", wait.as_millis())))
+                    .is_err()
+                {
                     return;
                 }
                 wait
@@ -266,8 +276,10 @@ fn read_events(api: &Api, variants: &[String], tx: &Sender<Incoming>) {
                 let _ = tx.send(Incoming::Fatal(format!("the event stream was refused: {e}")));
                 return;
             }
-            Err(ApiError::Rejected { status, body }) if status == 400 => {
-                let _ = tx.send(Incoming::Fatal(format!("the site refused the event stream (HTTP 400): {body}")));
+            Err(ApiError::Rejected { status: 400, body }) => {
+                let _ = tx.send(Incoming::Fatal(format!(
+                    "the site refused the event stream (HTTP 400): {body}"
+                )));
                 return;
             }
             Err(e) => {
@@ -276,7 +288,10 @@ fn read_events(api: &Api, variants: &[String], tx: &Sender<Incoming>) {
                     _ => None,
                 };
                 let wait = backoff.next_wait(retry_after);
-                if tx.send(Incoming::Closed(format!("{e}; again in {} ms", wait.as_millis()))).is_err() {
+                if tx
+                    .send(Incoming::Closed(format!("{e}; again in {} ms", wait.as_millis())))
+                    .is_err()
+                {
                     return;
                 }
                 wait

@@ -25,8 +25,8 @@ impl Termination {
 #[cfg(unix)]
 pub fn watch() -> Result<Termination, String> {
     use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
-    let mut signals =
-        signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]).map_err(|e| format!("cannot catch signals: {e}"))?;
+    let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP])
+        .map_err(|e| format!("cannot catch signals: {e}"))?;
     let count = Termination::default();
     let seen = count.clone();
     std::thread::Builder::new()

@@ -217,7 +217,10 @@ mod tests {
                 game: GameRef { id: "iqSgPqOc".into() }
             }
         );
-        assert_eq!(serde_json::from_str::<Event>(r#"{"type":"ping"}"#).unwrap(), Event::Ping);
+        assert_eq!(
+            serde_json::from_str::<Event>(r#"{"type":"ping"}"#).unwrap(),
+            Event::Ping
+        );
         assert_eq!(
             serde_json::from_str::<Event>(r#"{"type":"challengeCanceled","challenge":{}}"#).unwrap(),
             Event::Other
@@ -249,7 +252,12 @@ mod tests {
     #[test]
     fn correspondence_and_unknown_time_controls() {
         let tc: TimeControl = serde_json::from_str(r#"{"type":"correspondence","daysPerTurn":3}"#).unwrap();
-        assert_eq!(tc, TimeControl::Correspondence { days_per_turn: Some(3.0) });
+        assert_eq!(
+            tc,
+            TimeControl::Correspondence {
+                days_per_turn: Some(3.0)
+            }
+        );
         let tc: TimeControl = serde_json::from_str(r#"{"type":"unlimited"}"#).unwrap();
         assert_eq!(tc, TimeControl::Unlimited);
     }
