@@ -11,21 +11,28 @@ const FIRST: Duration = Duration::from_secs(1);
 const LONGEST: Duration = Duration::from_secs(60);
 
 /// The reconnection delays of one stream.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Backoff {
+    first: Duration,
     failures: u32,
 }
 
 impl Backoff {
     /// A fresh backoff (the next wait is about a second).
     pub fn new() -> Backoff {
-        Backoff::default()
+        Backoff::starting_at(FIRST)
     }
 
-    /// The wait before the next attempt: `FIRST * 2^failures` capped at a minute, of which a
-    /// random half to all is taken, but at least `at_least` (a server's `Retry-After`).
+    /// A backoff whose first wait is `first` (tests).
+    pub fn starting_at(first: Duration) -> Backoff {
+        Backoff { first, failures: 0 }
+    }
+
+    /// The wait before the next attempt: the first wait times `2^failures`, capped at a
+    /// minute, of which a random half to all is taken, but at least `at_least` (a server's
+    /// `Retry-After`).
     pub fn next_wait(&mut self, at_least: Option<Duration>) -> Duration {
-        let full = FIRST.saturating_mul(1 << self.failures.min(10)).min(LONGEST);
+        let full = self.first.saturating_mul(1 << self.failures.min(10)).min(LONGEST);
         self.failures = self.failures.saturating_add(1);
         let jittered = full.mul_f64(rand::thread_rng().gen_range(0.5..=1.0));
         jittered.max(at_least.unwrap_or(Duration::ZERO))

@@ -18,7 +18,27 @@ pub const QUIET_LIMIT: Duration = Duration::from_secs(20);
 const CALL_LIMIT: Duration = Duration::from_secs(15);
 
 /// A stream of JSON lines from the site.
-pub type Stream = LineReader<BodyReader<'static>>;
+pub type Stream = LineReader<StreamBody>;
+
+/// A response body whose read timeout reads as [`std::io::ErrorKind::TimedOut`] (ureq wraps it
+/// in an `Other` error).
+pub struct StreamBody(BodyReader<'static>);
+
+impl std::io::Read for StreamBody {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        self.0.read(buf).map_err(|e| {
+            let timeout = e
+                .get_ref()
+                .and_then(|inner| inner.downcast_ref::<ureq::Error>())
+                .is_some_and(|inner| matches!(inner, ureq::Error::Timeout(_)));
+            if timeout {
+                std::io::Error::new(std::io::ErrorKind::TimedOut, e.to_string())
+            } else {
+                e
+            }
+        })
+    }
+}
 
 /// A failed call.
 #[derive(Debug, Clone, PartialEq)]
@@ -93,6 +113,11 @@ pub struct Api {
 impl Api {
     /// A client for the site at `base` (checked by the config) with `token`.
     pub fn new(base: &str, token: &str) -> Api {
+        Api::with_quiet_limit(base, token, QUIET_LIMIT)
+    }
+
+    /// [`Api::new`] taking a stream for dead after `quiet` without a byte (tests).
+    pub fn with_quiet_limit(base: &str, token: &str, quiet: Duration) -> Api {
         let user_agent = concat!("vorpal-bot/", env!("CARGO_PKG_VERSION"));
         let calls = Agent::config_builder()
             .http_status_as_error(false)
@@ -105,7 +130,7 @@ impl Api {
             .user_agent(user_agent)
             .timeout_connect(Some(Duration::from_secs(10)))
             .timeout_recv_response(Some(CALL_LIMIT))
-            .timeout_per_read(Some(QUIET_LIMIT))
+            .timeout_per_read(Some(quiet))
             .build()
             .new_agent();
         Api {
@@ -147,7 +172,7 @@ impl Api {
             .header("Authorization", self.bearer())
             .header(CAPABILITIES_HEADER, capabilities)
             .call();
-        Ok(LineReader::new(checked(resp)?.into_body().into_reader()))
+        Ok(LineReader::new(StreamBody(checked(resp)?.into_body().into_reader())))
     }
 
     /// `GET /api/bot/game/stream/{id}`.
@@ -157,7 +182,7 @@ impl Api {
             .get(self.url(&format!("/api/bot/game/stream/{id}")))
             .header("Authorization", self.bearer())
             .call();
-        Ok(LineReader::new(checked(resp)?.into_body().into_reader()))
+        Ok(LineReader::new(StreamBody(checked(resp)?.into_body().into_reader())))
     }
 
     fn post(&self, path: &str, form: &[(&str, &str)]) -> Result<(), ApiError> {
@@ -236,28 +261,5 @@ fn read_text(mut resp: Response<Body>) -> Result<String, ApiError> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn ids_are_letters_and_digits() {
-        assert!(is_id("iqSgPqOc"));
-        assert!(!is_id(""));
-        assert!(!is_id("../x"));
-        assert!(!is_id("a b"));
-    }
-
-    #[test]
-    fn errors_read_as_sentences() {
-        let refused = ApiError::Refused {
-            status: 401,
-            body: String::new(),
-        };
-        assert_eq!(refused.to_string(), "HTTP 401: the token was refused");
-        let limited = ApiError::RateLimited {
-            retry_after: Some(Duration::from_secs(30)),
-        };
-        assert!(limited.to_string().contains("30 s"));
-        assert!(quote(&"x".repeat(500)).ends_with("...)"));
-    }
-}
+#[path = "http_tests.rs"]
+mod tests;

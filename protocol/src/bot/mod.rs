@@ -25,6 +25,8 @@ mod registry;
 mod replay;
 mod runner;
 mod signals;
+#[cfg(test)]
+mod test_server;
 mod wire;
 
 use crate::output::{to_stderr, to_stdout};

@@ -139,7 +139,7 @@ impl Bot {
         let (api, variants) = (self.api.clone(), self.settings.policy.variants.clone());
         let spawned = std::thread::Builder::new()
             .name("bot-events".into())
-            .spawn(move || read_events(&api, &variants, &tx));
+            .spawn(move || read_events(&api, &variants, &tx, Backoff::new()));
         if let Err(e) = spawned {
             log::error!("cannot start the event thread: {e}");
             return FAILED;
@@ -250,9 +250,9 @@ impl Bot {
     }
 }
 
-/// Keeps the event stream open and passes its events on, until the receiver is gone.
-fn read_events(api: &Api, variants: &[String], tx: &Sender<Incoming>) {
-    let mut backoff = Backoff::new();
+/// Keeps the event stream open and passes its events on, until the receiver is gone, waiting
+/// by `backoff` between connections.
+fn read_events(api: &Api, variants: &[String], tx: &Sender<Incoming>, mut backoff: Backoff) {
     loop {
         let wait = match api.event_stream(variants) {
             Ok(mut stream) => {
@@ -314,5 +314,76 @@ fn pass_events(stream: &mut Stream, tx: &Sender<Incoming>, backoff: &mut Backoff
             Ok(Next::End) => return Some("closed by the site".into()),
             Err(e) => return Some(e),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bot::test_server::{serve, Answer};
+    use std::time::Instant;
+
+    /// What `read_events` passes on, as short words.
+    fn words(rx: &Receiver<Incoming>, n: usize) -> Vec<String> {
+        (0..n)
+            .map(|_| match rx.recv_timeout(Duration::from_secs(10)).expect("a message") {
+                Incoming::Event(Event::Challenge { challenge }) => format!("challenge {}", challenge.id),
+                Incoming::Event(e) => format!("{e:?}"),
+                Incoming::Open => "open".into(),
+                Incoming::Closed(why) => format!("closed: {why}"),
+                Incoming::Fatal(why) => format!("fatal: {why}"),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_event_stream_reconnects_and_stops_on_a_refusal() {
+        let challenge = r#"{"type":"challenge","challenge":{"id":"iqSgPqOc","challenger":{"name":"tester"},"variant":{"key":"alice"},"rated":false,"timeControl":{"type":"clock","limit":60,"increment":2},"color":"white"}}"#;
+        let mut limited = Answer::new("429 Too Many Requests", "");
+        limited.headers.push("Retry-After: 1".into());
+        let server = serve(vec![
+            Answer::new("503 Service Unavailable", ""),
+            limited,
+            Answer::new("200 OK", &format!("{challenge}\n")),
+            Answer::new("400 Bad Request", "Missing required X-PyChess-Bot-Capabilities header."),
+        ]);
+        let api = Api::new(&server.base, "secret");
+        let (tx, rx) = mpsc::channel();
+        let start = Instant::now();
+        std::thread::spawn(move || {
+            read_events(
+                &api,
+                &["alice".into()],
+                &tx,
+                Backoff::starting_at(Duration::from_millis(10)),
+            )
+        });
+        let seen = words(&rx, 4);
+        assert!(seen[0].starts_with("closed: HTTP 503: server error"), "{seen:?}");
+        assert!(
+            seen[1].starts_with("closed: HTTP 429: too many requests (retry after 1 s); again in 1000 ms"),
+            "{seen:?}"
+        );
+        assert_eq!(seen[2..], ["open", "challenge iqSgPqOc"]);
+        assert!(start.elapsed() >= Duration::from_secs(1), "Retry-After not honoured");
+        let seen = words(&rx, 2);
+        assert!(seen[0].starts_with("closed: closed by the site"), "{seen:?}");
+        assert!(
+            seen[1].starts_with("fatal: the site refused the event stream (HTTP 400): Missing required"),
+            "{seen:?}"
+        );
+    }
+
+    #[test]
+    fn a_refused_token_on_the_event_stream_is_fatal() {
+        let server = serve(vec![Answer::new("401 Unauthorized", "")]);
+        let api = Api::new(&server.base, "secret");
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || read_events(&api, &["alice".into()], &tx, Backoff::new()));
+        let seen = words(&rx, 1);
+        assert!(
+            seen[0].starts_with("fatal: the event stream was refused: HTTP 401"),
+            "{seen:?}"
+        );
     }
 }
