@@ -167,3 +167,28 @@ fn another_variant_is_aborted() {
     run_lines(&site, "variant", &[&full]);
     assert_eq!(site.calls()[1..], ["abort iqSgPqOc"]);
 }
+
+#[test]
+fn a_move_with_the_opponents_text_is_never_sent() {
+    let site = Arc::new(FakeSite::default());
+    let (ctx, _pgn) = context(site.clone(), "dup");
+    let mut run = GameRun::new(ctx.clone(), "iqSgPqOc");
+    let GameEvent::GameState(st) = serde_json::from_str(&state("")).unwrap() else {
+        panic!("not a state")
+    };
+    run.state = Some((st, Instant::now()));
+    // White to move; Qd5xd4 wins Black's queen and is the engine's choice ...
+    let game = replay("4k3/8/8/3Q4/3q4/8/8/4K3 w - - 0 1", &[]).unwrap();
+    let mut engine = ctx.engine.player().unwrap();
+    run.think_and_move(&game, None, engine.as_mut());
+    run.sent = None;
+    // ... unless the opponent's last move had the text d5d4: the site would drop it, so the
+    // bot plays its best other move.
+    run.think_and_move(&game, Some("d5d4"), engine.as_mut());
+    let calls = site.calls();
+    assert_eq!(calls[0], "move iqSgPqOc d5d4");
+    assert!(
+        calls[1].starts_with("move iqSgPqOc ") && calls[1] != calls[0],
+        "{calls:?}"
+    );
+}
