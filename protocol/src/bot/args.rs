@@ -65,7 +65,7 @@ pub struct BotArgs {
     /// Milliseconds kept back from the clock at every move for network delays.
     #[arg(long, value_name = "MS")]
     pub margin: Option<u64>,
-    /// The most milliseconds one move may take (0: no cap).
+    /// The most milliseconds one move may take (0: five minutes).
     #[arg(long, value_name = "MS")]
     pub max_move_time: Option<u64>,
     /// On SIGINT/SIGTERM: finish the running games or abort them.

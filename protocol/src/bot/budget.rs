@@ -2,7 +2,7 @@
 //! milliseconds but the increments in **seconds**; the engine plans with the remaining time
 //! less a safety margin (the delays between the site's clock and the engine: the state's trip
 //! to the bot, the move's trip back, the site's own processing), so the margin is never spent
-//! thinking, and an optional cap bounds every move.
+//! thinking, and a cap bounds every move (five minutes unless set).
 
 use super::wire::GameState;
 use std::time::Duration;
@@ -13,7 +13,7 @@ use vorpal_engine::search::{Clock, Limits};
 pub struct TimeSettings {
     /// Kept back from the remaining time at every move, in milliseconds.
     pub margin_ms: u64,
-    /// The most time one move may take, in milliseconds (0: no cap).
+    /// The most time one move may take, in milliseconds (0: [`CEILING`]).
     pub max_move_ms: u64,
 }
 
@@ -25,6 +25,10 @@ impl Default for TimeSettings {
         }
     }
 }
+
+/// The longest any move may take when no cap is set: a correspondence clock counts in days,
+/// and a move is not worth more than this.
+pub const CEILING: Duration = Duration::from_secs(300);
 
 /// A clock value of the site (milliseconds, maybe a decimal or negative) as a duration.
 fn millis(ms: f64) -> Duration {
@@ -52,7 +56,10 @@ pub fn move_limits(state: &GameState, settings: TimeSettings) -> Limits {
     };
     Limits {
         clock: Some(clock),
-        movetime: (settings.max_move_ms > 0).then(|| Duration::from_millis(settings.max_move_ms)),
+        movetime: Some(match settings.max_move_ms {
+            0 => CEILING,
+            ms => Duration::from_millis(ms),
+        }),
         ..Limits::default()
     }
 }
@@ -106,7 +113,7 @@ mod tests {
         assert_eq!(clock.time[0], Some(Duration::from_millis(59_500)));
         assert_eq!(clock.time[1], Some(Duration::from_millis(61_477)));
         assert_eq!(clock.inc, [Duration::from_secs(2), Duration::from_secs(3)]);
-        assert_eq!(limits.movetime, None);
+        assert_eq!(limits.movetime, Some(CEILING));
         let capped = move_limits(
             &state(100.0, -5.0, f64::NAN, 0.0),
             TimeSettings {

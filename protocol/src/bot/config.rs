@@ -49,7 +49,7 @@ pub struct EngineConfig {
     pub network: String,
     /// Milliseconds kept back from the clock at every move.
     pub margin_ms: u64,
-    /// The most milliseconds one move may take (0: no cap).
+    /// The most milliseconds one move may take (0: five minutes).
     pub max_move_ms: u64,
     /// An external UCI engine instead of the built-in one: `cmd=PATH` and `option=value`
     /// settings, as `vorpal gui --engine` takes them (empty: the built-in engine).
