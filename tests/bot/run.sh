@@ -15,7 +15,7 @@ set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(cd "$HERE/../.." && pwd)"
 FIXTURE="$(cd "${PV_FIXTURE:-$ROOT/../shared/pychess-variants}" && pwd)"
-CACHE="${BOT_CACHE:-$HOME/.cache/vorpal-bot-tier}"
+CACHE="${BOT_CACHE:-${HOME:-/tmp}/.cache/vorpal-bot-tier}"
 WORK="${1:-$(mktemp -d /tmp/vorpal-bot-tier.XXXXXX)}"
 mkdir -p "$CACHE" "$WORK"
 START=$(date +%s)
