@@ -190,6 +190,19 @@ async def check_stop_with_abort():
           rc == 0 and outcome.status_name == "aborted", f"status {rc}; the human saw {outcome.status_name}")
 
 
+async def check_external_engine():
+    """With --engine cmd=..., a UCI engine (Vorpal itself over pipes) plays the game."""
+    bot = Bot("--engine", f"cmd={ARGS.vorpal}", "--engine", "option.Hash=16")
+    if not bot.wait_for("event stream open", 10):
+        check("an external UCI engine plays", False, "the bot did not come online")
+        return
+    outcome = await play("tester", "w", 5)
+    rc = await asyncio.to_thread(bot.stop, signal.SIGTERM)
+    check("with --engine cmd=vorpal (UCI over pipes) the bot wins by mate and stops with 0",
+          bot_won(outcome, "black") and "external UCI engine" in bot.text() and rc == 0,
+          f"{outcome.status_name} {outcome.result} after {outcome.ply} plies; status {rc}")
+
+
 async def main_async():
     check_wrong_token()
     bot = Bot()
@@ -203,6 +216,7 @@ async def main_async():
     check("SIGTERM after the games: status 0", rc == 0, f"status {rc}")
     await check_restart()
     await check_stop_with_abort()
+    await check_external_engine()
     with open(os.path.join(ARGS.work, "bot.log"), errors="replace") as f:
         log_text = f.read()
     late = check_times(log_text)
@@ -212,7 +226,7 @@ async def main_async():
     with open(os.path.join(ARGS.work, "bot.pgn"), errors="replace") as f:
         pgn = f.read()
     check("the PGN file has the won games with their results",
-          pgn.count('[Termination "checkmate"]') >= 3 and "/A" in pgn,
+          pgn.count('[Termination "checkmate"]') >= 4 and "/A" in pgn,
           f"{pgn.count('[Event ')} games")
 
 
