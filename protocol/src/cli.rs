@@ -12,10 +12,10 @@ use crate::uci::{command_help, error_text, Uci};
 use crate::xboard::Xboard;
 use vorpal_engine::Position;
 
-/// Logging to stderr only, filtered by `RUST_LOG` (default: warnings and errors). A failed
-/// write ends the program like any other write to stderr.
+/// Logging to stderr only, filtered by `RUST_LOG` (default: warnings and errors, and the bot's
+/// events). A failed write ends the program like any other write to stderr.
 pub fn init_logging() {
-    let env = env_logger::Env::default().default_filter_or("warn");
+    let env = env_logger::Env::default().default_filter_or("warn,vorpal_protocol::bot=info");
     env_logger::Builder::from_env(env)
         .target(env_logger::Target::Pipe(Box::new(StdStream(std::io::stderr()))))
         .init();
@@ -59,6 +59,7 @@ pub fn run(args: &[String]) -> i32 {
         }
         ["analyze" | "analyse", rest @ ..] => crate::analyze::run(rest),
         ["annotate", rest @ ..] => crate::annotate::run(rest),
+        ["bot", rest @ ..] => crate::bot::run(rest),
         ["solve", rest @ ..] => crate::solve::run(rest),
         ["gui", rest @ ..] => crate::gui::run(rest),
         ["tb", rest @ ..] => crate::tb::run(rest),

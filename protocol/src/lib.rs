@@ -7,6 +7,7 @@
 mod analyze;
 mod analyze_json;
 mod annotate;
+mod bot;
 mod cli;
 mod display;
 pub mod doors;

@@ -1,0 +1,194 @@
+//! The game loop on recorded stream lines, against a fake site that records what the bot does.
+
+use super::*;
+use crate::bot::config::EngineConfig;
+use std::sync::Mutex;
+
+/// Records every call.
+#[derive(Default)]
+struct FakeSite {
+    calls: Mutex<Vec<String>>,
+}
+
+impl FakeSite {
+    fn calls(&self) -> Vec<String> {
+        self.calls.lock().unwrap().clone()
+    }
+}
+
+impl GameSite for FakeSite {
+    fn send_move(&self, id: &str, uci: &str) -> Result<(), ApiError> {
+        self.calls.lock().unwrap().push(format!("move {id} {uci}"));
+        Ok(())
+    }
+
+    fn abort(&self, id: &str) -> Result<(), ApiError> {
+        self.calls.lock().unwrap().push(format!("abort {id}"));
+        Ok(())
+    }
+
+    fn chat(&self, id: &str, text: &str) -> Result<(), ApiError> {
+        self.calls.lock().unwrap().push(format!("chat {id} {text}"));
+        Ok(())
+    }
+}
+
+/// A context for the bot `Vorpal` with a small, quick engine, writing its PGN under a
+/// private temporary name.
+fn context(site: Arc<FakeSite>, tag: &str) -> (Arc<GameContext>, std::path::PathBuf) {
+    let pgn = std::env::temp_dir().join(format!("vorpal-bot-game-{tag}-{}.pgn", std::process::id()));
+    let _ = std::fs::remove_file(&pgn);
+    let engine = EngineSpec::load(&EngineConfig {
+        hash: 1,
+        ..EngineConfig::default()
+    })
+    .unwrap();
+    let ctx = GameContext {
+        site,
+        server: "http://127.0.0.1:8080".into(),
+        me: "Vorpal".into(),
+        engine: Arc::new(engine),
+        time: TimeSettings {
+            margin_ms: 500,
+            max_move_ms: 50,
+        },
+        chat: ChatConfig {
+            greeting: "Good luck".into(),
+            goodbye: String::new(),
+        },
+        recorder: Arc::new(Recorder::new(&pgn)),
+        abort_all: Arc::new(AtomicBool::new(false)),
+    };
+    (Arc::new(ctx), pgn)
+}
+
+/// Runs the game loop on `lines` (then the end of the stream) and returns the PGN written.
+fn run_lines(site: &Arc<FakeSite>, tag: &str, lines: &[&str]) -> String {
+    let (ctx, pgn) = context(site.clone(), tag);
+    let (tx, rx) = mpsc::channel();
+    for line in lines {
+        tx.send(Msg::Event(Box::new(serde_json::from_str(line).unwrap())))
+            .unwrap();
+    }
+    drop(tx);
+    let mut run = GameRun::new(ctx, "iqSgPqOc");
+    let ended = run.follow(&rx);
+    run.finish(ended);
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    std::fs::remove_file(&pgn).unwrap();
+    text
+}
+
+const FULL_BLACK: &str = r#"{"type":"gameFull","id":"iqSgPqOc","variant":{"name":"alice"},"white":{"name":"tester"},"black":{"name":"Vorpal"},"initialFen":"","createdAt":1796195750,"state":{"type":"gameState","moves":"","wtime":60000,"btime":60000,"winc":2,"binc":2,"wdraw":false,"bdraw":false,"wtakeback":false,"btakeback":false,"status":"started"}}"#;
+
+fn state(moves: &str) -> String {
+    format!(
+        r#"{{"type":"gameState","moves":"{moves}","wtime":60000,"btime":61977,"winc":2,"binc":2,"wdraw":false,"bdraw":false,"wtakeback":false,"btakeback":false,"status":"started"}}"#
+    )
+}
+
+#[test]
+fn a_move_list_that_does_not_replay_is_aborted_not_played() {
+    let site = Arc::new(FakeSite::default());
+    // e4e5 cannot be played: after 1. e4 e5 the pawns block each other on board B.
+    let bad = state("e2e4 e7e5 e4e5");
+    let end = r#"{"type":"gameEnd","game":{"id":"iqSgPqOc"}}"#;
+    let pgn = run_lines(&site, "bad", &[FULL_BLACK, &state("e2e4"), &bad, end]);
+    let calls = site.calls();
+    // The bot answered 1. e4 (its turn), then aborted at the broken list and sent nothing more.
+    assert_eq!(calls[0], "chat iqSgPqOc Good luck");
+    assert!(calls[1].starts_with("move iqSgPqOc "), "{calls:?}");
+    assert_eq!(calls[2..], ["abort iqSgPqOc"]);
+    assert!(pgn.contains("[Result \"*\"]"), "{pgn}");
+    assert!(
+        pgn.contains("aborted by the bot: the moves do not replay (move 3 (e4e5)"),
+        "{pgn}"
+    );
+}
+
+#[test]
+fn a_broken_start_position_is_aborted_at_once() {
+    let site = Arc::new(FakeSite::default());
+    let full = FULL_BLACK.replace(r#""initialFen":"""#, r#""initialFen":"8/8/8 w - - 0 1""#);
+    run_lines(&site, "fen", &[&full]);
+    assert_eq!(site.calls()[1..], ["abort iqSgPqOc"]);
+}
+
+#[test]
+fn the_bot_moves_on_its_turn_only_and_records_the_mate() {
+    let site = Arc::new(FakeSite::default());
+    // The bot is Black. It moves after 1. e4 and after 2. Qh5 (whatever it chose, the site's
+    // states below are what counts), not after its own echoed moves.
+    let lines = [
+        FULL_BLACK.to_string(),
+        state("e2e4"),
+        state("e2e4 e7e5"),
+        state("e2e4 e7e5 d1h5"),
+        state("e2e4 e7e5 d1h5 g8f6"),
+        state("e2e4 e7e5 d1h5 g8f6 h5e5"),
+        r#"{"type":"gameEnd","game":{"id":"iqSgPqOc"}}"#.to_string(),
+    ];
+    let refs: Vec<&str> = lines.iter().map(String::as_str).collect();
+    let pgn = run_lines(&site, "mate", &refs);
+    let moves: Vec<String> = site.calls().into_iter().filter(|c| c.starts_with("move")).collect();
+    assert_eq!(moves.len(), 2, "{moves:?}");
+    assert!(pgn.contains("[Result \"1-0\"]") && pgn.contains("Qxe5/A#"), "{pgn}");
+    assert!(
+        pgn.contains("[White \"tester\"]") && pgn.contains("[Black \"Vorpal\"]"),
+        "{pgn}"
+    );
+    assert!(pgn.contains("[TimeControl \"60+2\"]"), "{pgn}");
+}
+
+#[test]
+fn the_bots_unechoed_mating_move_is_recorded() {
+    let site = Arc::new(FakeSite::default());
+    let full = FULL_BLACK.replace(r#""black":{"name":"Vorpal"}"#, r#""black":{"name":"tester"}"#);
+    let full = full.replace(r#""white":{"name":"tester"}"#, r#""white":{"name":"Vorpal"}"#);
+    // The bot (White) is to move with a mate in one; the site answers its move with gameEnd.
+    let lines = [
+        full.as_str(),
+        &state("e2e4 e7e5 d1h5 g8f6"),
+        r#"{"type":"gameEnd","game":{"id":"iqSgPqOc"}}"#,
+    ];
+    let pgn = run_lines(&site, "unechoed", &lines);
+    assert!(
+        site.calls().contains(&"move iqSgPqOc h5e5".to_string()),
+        "{:?}",
+        site.calls()
+    );
+    assert!(pgn.contains("Qxe5/A# {checkmate} 1-0"), "{pgn}");
+}
+
+#[test]
+fn another_variant_is_aborted() {
+    let site = Arc::new(FakeSite::default());
+    let full = FULL_BLACK.replace(r#"{"name":"alice"}"#, r#"{"name":"chess"}"#);
+    run_lines(&site, "variant", &[&full]);
+    assert_eq!(site.calls()[1..], ["abort iqSgPqOc"]);
+}
+
+#[test]
+fn a_move_with_the_opponents_text_is_never_sent() {
+    let site = Arc::new(FakeSite::default());
+    let (ctx, _pgn) = context(site.clone(), "dup");
+    let mut run = GameRun::new(ctx.clone(), "iqSgPqOc");
+    let GameEvent::GameState(st) = serde_json::from_str(&state("")).unwrap() else {
+        panic!("not a state")
+    };
+    run.state = Some((st, Instant::now()));
+    // White to move; Qd5xd4 wins Black's queen and is the engine's choice ...
+    let game = replay("4k3/8/8/3Q4/3q4/8/8/4K3 w - - 0 1", &[]).unwrap();
+    let mut engine = ctx.engine.player().unwrap();
+    run.think_and_move(&game, None, engine.as_mut());
+    run.sent = None;
+    // ... unless the opponent's last move had the text d5d4: the site would drop it, so the
+    // bot plays its best other move.
+    run.think_and_move(&game, Some("d5d4"), engine.as_mut());
+    let calls = site.calls();
+    assert_eq!(calls[0], "move iqSgPqOc d5d4");
+    assert!(
+        calls[1].starts_with("move iqSgPqOc ") && calls[1] != calls[0],
+        "{calls:?}"
+    );
+}
