@@ -278,3 +278,15 @@ test('a server stopped normally is a lost connection, not an engine crash', asyn
   assert.ok(!(await page.isVisible('#restart')), 'no Restart engine button');
   await page.context().close();
 });
+
+test('a PGN with a byte-order mark imports; one over the size limit is refused with the limit', async () => {
+  const page = await openPage();
+  await page.fill('#pgn', '\ufeff[Event "BOM"]\r\n\r\n1. e4 e5 *\r\n');
+  await page.click('#importpgn');
+  await moveCount(page, 2);
+  await page.fill('#pgn', `[Event "big"]\n{${'x'.repeat(1100 * 1024)}}\n1. e4 *`);
+  await page.click('#importpgn');
+  await page.waitForFunction(() => /too large: \d+ KiB, the server takes at most 1024 KiB/.test(document.getElementById('notice').textContent));
+  await moveCount(page, 2);
+  await closePage(page);
+});

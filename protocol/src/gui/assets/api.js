@@ -83,7 +83,14 @@ export async function command(link, cmd) {
       headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify(cmd),
     });
-    const body = await r.json().catch(() => ({ error: `server answered ${r.status}` }));
+    const text = await r.text();
+    let body;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      // A refusal before the command is read (413: too large) comes as plain text.
+      body = { error: text.trim() ? `the server refused it: ${text.trim()}` : `server answered ${r.status}` };
+    }
     return { ok: r.ok, error: body.error, state: body.state };
   } catch (e) {
     return { ok: false, error: `cannot reach the server: ${e.message}` };

@@ -196,7 +196,12 @@ pub fn serve(stream: &TcpStream, peer: SocketAddr, handler: &dyn Handler, limits
             return;
         }
         if len > limits.max_body {
-            return refuse(stream, 413, "request body too large", limits);
+            let text = format!(
+                "request body too large: {} KiB, the server takes at most {} KiB",
+                len.div_ceil(1024),
+                limits.max_body / 1024
+            );
+            return refuse(stream, 413, &text, limits);
         }
         let expects = request
             .header("expect")
