@@ -125,6 +125,30 @@ pub fn why_illegal(pos: &Position, text: &str) -> String {
     if text.starts_with("O-O") || text.starts_with("0-0") {
         return format!("{} cannot castle here", color_name(us));
     }
+    if let Some(bad) = text.chars().find(|&c| !SAN_CHARS.contains(c)) {
+        return format!("'{bad}' has no place in a move (SAN or UCI)");
+    }
+    if let Some((base, board)) = text.split_once('/') {
+        // A wrong landing-board suffix: the move without it is legal and lands elsewhere.
+        if let Ok(mv) = pos.parse_move(base) {
+            let landing = mv.to_board().letter();
+            return if board
+                .trim_end_matches(['+', '#', '!', '?'])
+                .eq_ignore_ascii_case(&landing.to_string())
+            {
+                format!(
+                    "the suffix /{board} is not how this move is written: {}",
+                    pos.move_to_san(mv)
+                )
+            } else {
+                format!(
+                    "{} lands on board {landing}, not {board} (written {})",
+                    base.trim_end_matches(['+', '#', '!', '?']),
+                    pos.move_to_san(mv)
+                )
+            };
+        }
+    }
     let Some(named) = read_uci(pos, text).or_else(|| read_san(text)) else {
         return "it is not a move in SAN or UCI".into();
     };
@@ -161,6 +185,10 @@ pub fn why_illegal(pos: &Position, text: &str) -> String {
             .join("; "),
     }
 }
+
+/// Every character a move text may hold: SAN (pieces, files, ranks, captures, promotion,
+/// check and mate, the board suffix, castling, marks) and wide UCI (files a-x).
+const SAN_CHARS: &str = "abcdefghijklmnopqrstuvwxNBRQKOA0123456789x=+#/-!?C";
 
 fn color_name(c: Color) -> &'static str {
     match c {
@@ -215,7 +243,35 @@ mod tests {
             refusal(&p, "e1e5"),
             "2. e1e5 is illegal: the king on e1 of board A cannot go to e5"
         );
-        assert_eq!(refusal(&p, "zz"), "2. zz is illegal: it is not a move in SAN or UCI");
+        assert_eq!(
+            refusal(&p, "zz"),
+            "2. zz is illegal: 'z' has no place in a move (SAN or UCI)"
+        );
+        assert_eq!(refusal(&p, "xx"), "2. xx is illegal: it is not a move in SAN or UCI");
         assert_eq!(refusal(&p, "O-O"), "2. O-O is illegal: White cannot castle here");
+    }
+
+    #[test]
+    fn wrong_board_suffixes_and_stray_characters_get_their_true_reason() {
+        let start = Position::startpos();
+        assert_eq!(
+            refusal(&start, "Nf3/A"),
+            "1. Nf3/A is illegal: Nf3 lands on board B, not A (written Nf3)"
+        );
+        assert_eq!(
+            refusal(&start, "Nf3;"),
+            "1. Nf3; is illegal: ';' has no place in a move (SAN or UCI)"
+        );
+        assert_eq!(
+            refusal(&start, "é4"),
+            "1. é4 is illegal: 'é' has no place in a move (SAN or UCI)"
+        );
+        // After 1. Nf3 the knight on f3 of B goes back to A: Ng5/A is right, Ng5/B is not.
+        let p = after(&["Nf3", "e6"]);
+        assert!(p.parse_move("Ng5/A").is_ok());
+        assert_eq!(
+            refusal(&p, "Ng5/B"),
+            "2. Ng5/B is illegal: Ng5 lands on board A, not B (written Ng5/A)"
+        );
     }
 }
