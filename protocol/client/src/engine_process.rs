@@ -290,6 +290,21 @@ impl EngineProcess {
         self.uci_options.iter().any(|o| o.eq_ignore_ascii_case(name))
     }
 
+    /// The `min` and `max` of the spin option `name`, when the engine lists it as a spin.
+    pub fn spin_range(&self, name: &str) -> Option<(i64, i64)> {
+        let spec = self.option_specs.iter().find(|s| {
+            s.split(" type ")
+                .next()
+                .is_some_and(|n| n.trim().eq_ignore_ascii_case(name))
+        })?;
+        if !spec.contains(" type spin") {
+            return None;
+        }
+        let words: Vec<&str> = spec.split_whitespace().collect();
+        let value = |key: &str| words.windows(2).find(|w| w[0] == key).and_then(|w| w[1].parse().ok());
+        Some((value("min")?, value("max")?))
+    }
+
     /// The values of the combo option `name` (`var` entries of its `option` line), empty when
     /// the engine does not list it as a combo.
     pub fn combo_values(&self, name: &str) -> Vec<String> {
@@ -487,6 +502,8 @@ mod tests {
         };
         let mut e = EngineProcess::start(&cfg, Rules::default(), Duration::from_secs(10)).unwrap();
         assert_eq!(e.combo_values("uci_variant"), ["alice", "minialice"]);
+        assert_eq!(e.spin_range("hash"), Some((1, 64)));
+        assert_eq!(e.spin_range("UCI_Variant"), None);
         assert!(e.combo_values("Hash").is_empty());
         assert!(e.combo_values("Threads").is_empty());
         e.send("go depth 1").unwrap();

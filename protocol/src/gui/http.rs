@@ -398,6 +398,7 @@ fn run_command(s: &mut PageSession, shared: &Arc<Shared>, command: Command) -> R
         }
         Command::Settings(fields) => {
             let settings = Settings::from_fields(&fields, s.engines.len())?;
+            s.check_elo(&settings)?;
             s.apply_settings(shared, settings);
             Ok(())
         }

@@ -180,6 +180,9 @@ struct Thinking<'a> {
 /// An engine slot in use.
 #[derive(Debug, Serialize)]
 struct EngineView<'a> {
+    /// The range of its `UCI_Elo` (`[600, 2800]`), when it lists one.
+    #[serde(rename = "eloRange")]
+    elo_range: Option<[i64; 2]>,
     failed: Option<&'a str>,
     index: usize,
     name: &'a str,
@@ -367,6 +370,7 @@ impl PageSession {
             .enumerate()
             .filter(|(slot, _)| self.engine_in_use(*slot))
             .map(|(_, e)| EngineView {
+                elo_range: e.elo_range.map(|(lo, hi)| [lo, hi]),
                 failed: e.failed.as_deref(),
                 index: e.index,
                 name: &e.name,

@@ -60,6 +60,8 @@ pub enum Event {
         variants: Vec<String>,
         /// The options it lists, of those the page can set.
         options: Vec<String>,
+        /// The range of its `UCI_Elo`, when it lists one.
+        elo_range: Option<(i64, i64)>,
     },
     /// An `info` line of search `id`.
     Info(u64, String),
@@ -182,6 +184,7 @@ fn run(child: Arc<ChildHandle>, config: EngineConfig, rules: Rules, jobs: Receiv
             .filter(|o| engine.has_option(o))
             .map(|o| o.to_string())
             .collect(),
+        elo_range: engine.spin_range("UCI_Elo"),
     });
     let mut running: Option<Running> = None;
     let mut queued: Option<Job> = None;

@@ -546,3 +546,29 @@ fn chess960_without_a_number_is_a_random_start() {
     // Six draws from 960 positions: all the same (518 every time, as before) has odds 960^-5.
     assert!(fens.len() > 1, "{fens:?}");
 }
+
+#[test]
+fn an_elo_outside_the_engines_range_is_refused_with_the_range() {
+    // The built-in engine (vorpal itself) lists UCI_Elo 600-2800.
+    let server = start(&[], &[]);
+    let sid = server.engine_session();
+    let state = server.wait_state(&sid, Duration::from_secs(20), |s| s["engines"][0]["ready"] == true);
+    assert_eq!(
+        state["engines"][0]["eloRange"],
+        serde_json::json!([600, 2800]),
+        "{state}"
+    );
+    let cmd = |body: &str| server.api("POST", &format!("/api/cmd?sid={sid}"), Some(body));
+    let r = cmd(r#"{"cmd":"settings","mode":"play","color":"white","elo":3000}"#);
+    assert_eq!(r.status, 400, "{}", r.body);
+    assert!(
+        r.json()["error"]
+            .as_str()
+            .unwrap()
+            .contains("Elo 600 to 2800, not 3000"),
+        "{}",
+        r.body
+    );
+    let r = cmd(r#"{"cmd":"settings","mode":"play","color":"white","elo":1500}"#);
+    assert_eq!(r.status, 200, "{}", r.body);
+}

@@ -103,6 +103,13 @@ function show(s) {
     showSettingsFor();
   }
   $('showengine').checked = s.showEngine;
+  // The Elo field takes the engine's own range when it lists one.
+  const range = s.engines.find((e) => e.eloRange)?.eloRange;
+  if (range) {
+    $('elo').min = String(range[0]);
+    $('elo').max = String(range[1]);
+    $('elo').placeholder = `off (${range[0]}-${range[1]})`;
+  }
   $('engine-names').textContent = s.engines
     .filter((e) => e.name)
     .map((e) => `${e.name}${e.failed ? ' (failed)' : e.ready ? '' : ' (starting)'}`)

@@ -24,6 +24,8 @@ pub struct EngineState {
     pub options: Vec<String>,
     /// Why it failed, when it did (the page offers a restart).
     pub failed: Option<String>,
+    /// The range of its `UCI_Elo`, when it lists one.
+    pub elo_range: Option<(i64, i64)>,
 }
 
 /// The search in progress.
@@ -75,6 +77,21 @@ impl PageSession {
         }
     }
 
+    /// Refuses an Elo outside the range a started engine that the settings choose listed.
+    pub fn check_elo(&self, settings: &crate::gui::settings::Settings) -> Result<(), String> {
+        let Some(elo) = settings.elo else { return Ok(()) };
+        for slot in 0..2 {
+            let e = &self.engine[slot];
+            if e.index != settings.engine[slot] {
+                continue;
+            }
+            if let Some((lo, hi)) = e.elo_range.filter(|(lo, hi)| !(*lo..=*hi).contains(&i64::from(elo))) {
+                return Err(format!("{} plays at Elo {lo} to {hi}, not {elo}", e.name));
+            }
+        }
+        Ok(())
+    }
+
     /// Restarts every engine the mode needs (after a failure, or new rules or settings); a
     /// mode between people ends them.
     pub fn restart_engines(&mut self, shared: &Arc<Shared>) {
@@ -117,12 +134,23 @@ impl PageSession {
                 name,
                 variants,
                 options,
+                elo_range,
             } => {
                 let e = &mut self.engine[slot];
                 e.ready = true;
                 e.name = name;
                 e.variants = variants;
                 e.options = options;
+                e.elo_range = elo_range;
+                if let (Some(elo), Some((lo, hi))) = (self.settings.elo, elo_range) {
+                    if !(lo..=hi).contains(&i64::from(elo)) {
+                        self.message = Some(format!(
+                            "{} plays at Elo {lo} to {hi}: {elo} is outside, so it plays at {}",
+                            self.engine[slot].name,
+                            i64::from(elo).clamp(lo, hi)
+                        ));
+                    }
+                }
                 self.bump();
                 self.kick();
             }
