@@ -5,7 +5,9 @@
 #![forbid(unsafe_code)]
 
 mod analyze;
+mod analyze_args;
 mod annotate;
+mod arg_values;
 mod cli;
 mod display;
 pub mod doors;

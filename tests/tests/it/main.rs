@@ -2,6 +2,7 @@
 //! of one per file), a module per suite: `cargo test -p vorpal-tests --test it <module>::`.
 
 mod annotate;
+mod argument_parsing;
 mod counting_paths;
 mod doc_examples;
 mod doc_references;
