@@ -49,7 +49,8 @@ after an error line):
     version,
     about = ABOUT,
     after_help = AFTER_HELP,
-    disable_help_subcommand = true
+    disable_help_subcommand = true,
+    args_override_self = true
 )]
 struct Cli {
     /// The subcommand; none: the UCI loop.

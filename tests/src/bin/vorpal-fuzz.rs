@@ -36,7 +36,7 @@ fn default_engine() -> PathBuf {
 
 /// Long fuzz runs of the `vorpal` binary (the parsers are fuzzed by tests/fuzz)
 #[derive(Parser, Debug)]
-#[command(name = "vorpal-fuzz")]
+#[command(name = "vorpal-fuzz", args_override_self = true)]
 struct Args {
     /// The target: uci, or all
     #[arg(default_value = "all")]

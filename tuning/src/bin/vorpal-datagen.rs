@@ -27,6 +27,7 @@ use vorpal_tuning::datagen::{self, tools};
 #[command(
     name = "vorpal-datagen",
     args_conflicts_with_subcommands = true,
+    args_override_self = true,
     subcommand_negates_reqs = true
 )]
 struct Cli {

@@ -23,10 +23,16 @@ use vorpal_engine::{Color, Move, Position, Rules};
 /// A scripted UCI engine for testing vorpal-match: legal moves chosen by a seeded hash of
 /// the position, and faults on request (on the engine's Nth move of a game)
 #[derive(Parser, Debug, Default)]
-#[command(name = "vorpal-fake-engine", allow_negative_numbers = true, verbatim_doc_comment)]
+#[command(
+    name = "vorpal-fake-engine",
+    allow_negative_numbers = true,
+    verbatim_doc_comment,
+    args_override_self = true
+)]
 struct Script {
     /// random, or greedy (mates and captures first)
-    #[arg(long = "mode", value_name = "MODE", action = clap::ArgAction::Set, default_value = "random", value_parser = greedy_mode)]
+    #[arg(long = "mode", value_name = "MODE", action = clap::ArgAction::Set, default_value = "random")]
+    #[arg(value_parser = greedy_mode)]
     greedy: bool,
     /// Seed of the move choice
     #[arg(long, value_name = "N", default_value_t = 0)]

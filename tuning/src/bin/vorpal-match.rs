@@ -22,7 +22,12 @@ Progress goes to stderr, the final summary to stdout. Exit code 2 on errors.
 /// Alice chess engine matches refereed by Vorpal's rules core: a match of two or more
 /// engines (the options below), or one of the commands
 #[derive(Parser, Debug)]
-#[command(name = "vorpal-match", after_help = AFTER_HELP, args_conflicts_with_subcommands = true)]
+#[command(
+    name = "vorpal-match",
+    after_help = AFTER_HELP,
+    args_conflicts_with_subcommands = true,
+    args_override_self = true
+)]
 #[command(verbatim_doc_comment, next_line_help = true)]
 struct Cli {
     #[command(subcommand)]

@@ -23,6 +23,7 @@ use vorpal_tuning::nnue::{cli, compare};
 #[command(
     name = "vorpal-nnue",
     args_conflicts_with_subcommands = true,
+    args_override_self = true,
     subcommand_negates_reqs = true
 )]
 struct Cli {

@@ -19,7 +19,7 @@ use vorpal_tuning::texel::{self, TuneConfig};
 /// Texel tuning of the evaluation on vorpal-datagen output: writes a weights file in the
 /// format of engine/data/weights.txt
 #[derive(Parser, Debug)]
-#[command(name = "vorpal-tune", verbatim_doc_comment)]
+#[command(name = "vorpal-tune", verbatim_doc_comment, args_override_self = true)]
 struct Args {
     /// Data lines '<fen> | <score> | <result>' (repeatable)
     #[arg(long, value_name = "FILE", required = true)]

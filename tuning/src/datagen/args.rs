@@ -33,8 +33,8 @@ pub enum Eval {
 #[command(allow_negative_numbers = true)]
 pub struct GenerateArgs {
     /// Text data PATH, packed PATH.bin, progress PATH.progress
-    #[arg(long, value_name = "PATH")]
-    out: PathBuf,
+    #[arg(long, value_name = "PATH", required = true)]
+    out: Option<PathBuf>,
     /// text, packed or both
     #[arg(long, value_name = "F", default_value_t = DatagenConfig::default().format)]
     format: OutputFormat,
@@ -126,7 +126,8 @@ impl GenerateArgs {
             defaults.games
         });
         DatagenConfig {
-            out: self.out,
+            // Required by clap (a subcommand instead of generation leaves it out).
+            out: self.out.unwrap_or_default(),
             format: self.format,
             games,
             threads: self.threads,

@@ -5,7 +5,7 @@
 //! mean for a match; those of a match's outputs and schedule are not taken; the state file is
 //! rewritten after every batch, so `--resume` continues an interrupted run exactly.
 
-use crate::matches::args::MatchArgs;
+use crate::matches::args::{MatchArgs, MatchOptions};
 use crate::matches::matchrunner::{run_match, MatchConfig};
 use crate::matches::openings::SplitMix64;
 use crate::matches::schedule::{Schedule, Tournament};
@@ -90,16 +90,11 @@ fn check_engine_lists(base: &MatchConfig, params: &[SpsaParam]) -> Result<(), St
     }
 }
 
-/// Runs `vorpal-match spsa` with its parsed command line.
-pub fn spsa_command(args: SpsaArgs) -> Result<i32, String> {
-    let settings = args.settings();
-    let params = chosen_params(&args.params)?;
-    let (state, resume) = (args.state, args.resume);
-    let mut options = args.options;
+/// The match every batch is drawn from: the one engine of `options` against itself.
+fn batch_config(mut options: MatchOptions) -> Result<MatchConfig, String> {
     let [engine] = options.engines.0.as_slice() else {
         return Err("spsa: give exactly one --engine (a `--features tune` build); it plays itself".into());
     };
-    // The one engine plays itself: its settings again as the second engine.
     let copy = engine.clone();
     options.engines.0.push(copy);
     let mut base = MatchArgs {
@@ -116,6 +111,15 @@ pub fn spsa_command(args: SpsaArgs) -> Result<i32, String> {
     }
     .config()?;
     base.progress = false;
+    Ok(base)
+}
+
+/// Runs `vorpal-match spsa` with its parsed command line.
+pub fn spsa_command(args: SpsaArgs) -> Result<i32, String> {
+    let settings = args.settings();
+    let params = chosen_params(&args.params)?;
+    let (state, resume) = (args.state, args.resume);
+    let base = batch_config(args.options)?;
     let mut spsa = Spsa::new(settings, params)?;
     check_engine_lists(&base, &spsa.params)?;
     if resume {
@@ -174,6 +178,51 @@ pub fn spsa_command(args: SpsaArgs) -> Result<i32, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::spsa::SpsaSettings;
+    use clap::Parser;
+
+    #[derive(clap::Parser)]
+    struct Line {
+        #[command(flatten)]
+        args: SpsaArgs,
+    }
+
+    fn parse(words: &str) -> Result<SpsaArgs, String> {
+        let line = Line::try_parse_from(std::iter::once("spsa").chain(words.split_whitespace()));
+        Ok(line.map_err(|e| e.to_string())?.args)
+    }
+
+    #[test]
+    fn the_one_engine_plays_itself_under_the_match_options() {
+        let args = parse(
+            "--engine cmd=/bin/e name=tune option.Hash=16 --tc nodes=100 --maxmoves 50 \
+             --pairs 8 --batch 1 --r-end 0.5 --params lmp_base,rfp_margin --state s --resume",
+        )
+        .unwrap();
+        let settings = args.settings();
+        assert_eq!((settings.pairs, settings.batch, settings.r_end), (8, 1, 0.5));
+        assert_eq!(settings.alpha, SpsaSettings::default().alpha);
+        assert_eq!(chosen_params(&args.params).unwrap().len(), 2);
+        assert!(args.resume);
+        let base = batch_config(args.options).unwrap();
+        assert_eq!(base.engines.len(), 2);
+        assert_eq!(base.engines[0].options, base.engines[1].options);
+        assert_eq!((base.game.adjudication.max_moves, base.progress), (Some(50), false));
+        let two = parse("--engine cmd=a --engine cmd=b --tc 1+0 --state s").unwrap();
+        assert!(batch_config(two.options).unwrap_err().contains("exactly one --engine"));
+        for refused in [
+            "--pgn x.pgn",
+            "--sprt",
+            "--games 4",
+            "--shard 0/2",
+            "--tournament gauntlet",
+        ] {
+            let e = parse(&format!("--engine cmd=a --tc 1+0 --state s {refused}")).err();
+            let flag = refused.split_whitespace().next().unwrap();
+            assert!(e.is_some_and(|e| e.contains(flag)), "{refused} accepted");
+        }
+        assert!(parse("--engine cmd=a --tc 1+0").unwrap_err().contains("--state"));
+    }
 
     #[test]
     fn all_means_every_parameter_but_the_switches() {
