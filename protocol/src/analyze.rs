@@ -2,146 +2,30 @@
 //! depth with the principal variation in SAN) or a script (`--json`: one JSON object per line).
 //! A progress indicator goes to stderr while the engine thinks.
 
+use crate::analyze_args::{AnalyzeArgs, Args};
 use crate::analyze_json;
+use crate::arg_values::RunCommand;
 use crate::display::diagram;
 use crate::format::{human_count, human_score, pv_numbered};
-use crate::go::MAX_DEPTH;
-use crate::options::{available_memory_mb, HASH_MAX, MULTIPV_MAX, THREADS_MAX};
-use crate::output::{to_stderr, to_stdout, Output, StdStream};
+use crate::options::available_memory_mb;
+use crate::output::{to_stderr, Output, StdStream};
 use crate::status;
 use std::io::{IsTerminal, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 use std::thread;
 use std::time::{Duration, Instant};
-use vorpal_engine::search::{Bound, Limits, Report, SearchControl, SearchInfo, SearchOptions, Searcher};
-use vorpal_engine::{EnPassant, Game, Position, Rules, Variant};
+use vorpal_engine::search::{Bound, Report, SearchControl, SearchInfo, SearchOptions, Searcher};
+use vorpal_engine::{Game, Position, Rules};
 
-/// Thinking time when no limit is given.
-pub const DEFAULT_MOVETIME_MS: u64 = 5000;
-
-const USAGE_TEMPLATE: &str = "\
-usage: vorpal analyze [--fen <FEN>] [--moves <m1> <m2> ...]
-                      [--depth <n>] [--movetime <ms>] [--nodes <n>] [--multipv <k>]
-                      [--threads <n>] [--hash <MB>] [--variant <name>] [--chess960]
-                      [--ep off|normal|double] [--tb <DIR>] [--json] [--progress]
-  --fen       the position (any FEN form of docs/rules.md; quote it or give it as separate words);
-              default: the start position
-  --moves     moves played from it, in UCI or SAN (Nf3, Ne5/A, e2e4)
-  --depth, --movetime, --nodes
-              search limits (all that are given apply); default: --movetime 5000
-  --multipv   show the best <k> lines
-  --variant   one of: {variants} (default alice)
-  --chess960  Chess960 castling (give the array with --fen)
-  --ep        the en passant option of docs/rules.md 3.1 (default off)
-  --tb        the directory of the Alice endgame tables (vorpal tb generate): a position
-              in them is answered from the table (\"tablebase: mate in N\")
-  --json      one JSON object per line instead of text (position, info per line, bestmove)
-  --progress  show the progress indicator on stderr even when it is not a terminal
-Scores are in pawns from White's side; SAN marks a move landing on board A with /A.";
-
-fn usage() -> String {
-    let names: Vec<&str> = Variant::ALL.iter().map(|v| v.name()).collect();
-    USAGE_TEMPLATE.replace("{variants}", &names.join(", "))
+impl RunCommand for AnalyzeArgs {
+    fn run(self) -> i32 {
+        run(self.settings())
+    }
 }
 
-/// The parsed command line.
-#[derive(Default)]
-struct Args {
-    fen: Option<String>,
-    moves: Vec<String>,
-    limits: Limits,
-    options: SearchOptions,
-    variant: Variant,
-    chess960: bool,
-    en_passant: EnPassant,
-    json: bool,
-    progress: bool,
-    /// `--tb DIR`: the Alice endgame tables.
-    tb: Option<String>,
-}
-
-fn parse_args(words: &[&str]) -> Result<Args, String> {
-    let mut args = Args::default();
-    let mut i = 0;
-    while i < words.len() {
-        let (flag, inline) = match words[i].split_once('=') {
-            Some((f, v)) if f.starts_with("--") => (f, Some(v)),
-            _ => (words[i], None),
-        };
-        i += 1;
-        // The words up to the next `--option` (or the `=value`).
-        let mut values: Vec<&str> = inline.into_iter().collect();
-        if inline.is_none() {
-            while i < words.len() && !words[i].starts_with("--") {
-                values.push(words[i]);
-                i += 1;
-            }
-        }
-        let one = |what: &str| -> Result<u64, String> {
-            match values.as_slice() {
-                [v] => v.parse::<u64>().map_err(|_| format!("{flag}: '{v}' is not a {what}")),
-                _ => Err(format!("{flag} takes one {what}")),
-            }
-        };
-        // A value the engine cannot honour is refused, never silently changed.
-        let in_range = |what: &str, min: u64, max: u64| -> Result<u64, String> {
-            let n = one(what)?;
-            match (min..=max).contains(&n) {
-                true => Ok(n),
-                false if max == u64::MAX => Err(format!("{flag} {n} is not at least {min}")),
-                false => Err(format!("{flag} {n} is not in {min}..={max}")),
-            }
-        };
-        match flag {
-            "--fen" if !values.is_empty() => args.fen = Some(values.join(" ")),
-            "--moves" => args.moves = values.iter().map(|s| s.to_string()).collect(),
-            "--depth" => args.limits.depth = Some(in_range("number", 1, u64::from(MAX_DEPTH))? as u32),
-            "--movetime" => args.limits.movetime = Some(Duration::from_millis(one("number of milliseconds")?)),
-            "--nodes" => args.limits.nodes = Some(in_range("number", 1, u64::MAX)?),
-            "--multipv" => args.options.multipv = in_range("number", 1, MULTIPV_MAX as u64)? as usize,
-            "--threads" => args.options.threads = in_range("number", 1, THREADS_MAX as u64)? as usize,
-            "--hash" => args.options.hash_mb = in_range("number of MB", 1, HASH_MAX as u64)? as usize,
-            "--ep" => match values.as_slice() {
-                [mode] => args.en_passant = mode.parse()?,
-                _ => return Err("--ep takes one of off, normal, double".into()),
-            },
-            "--tb" => match values.as_slice() {
-                [dir] => args.tb = Some(dir.to_string()),
-                _ => return Err("--tb takes the directory of the endgame tables".into()),
-            },
-            "--variant" => match values.as_slice() {
-                [name] => args.variant = name.parse()?,
-                _ => return Err("--variant takes one variant name".into()),
-            },
-            "--json" | "--progress" | "--chess960" if !values.is_empty() => {
-                return Err(format!("{flag} takes no value, found '{}'", values.join(" ")))
-            }
-            "--json" => args.json = true,
-            "--progress" => args.progress = true,
-            "--chess960" => args.chess960 = true,
-            _ => return Err(format!("unknown or incomplete option '{flag}'")),
-        }
-    }
-    if args.limits.depth.is_none() && args.limits.nodes.is_none() && args.limits.movetime.is_none() {
-        args.limits.movetime = Some(Duration::from_millis(DEFAULT_MOVETIME_MS));
-    }
-    Ok(args)
-}
-
-/// Runs `vorpal analyze` with the words after `analyze`; returns the exit status.
-pub fn run(words: &[&str]) -> i32 {
-    if words.iter().any(|w| *w == "--help" || *w == "-h") {
-        to_stdout(&format!("{}\n", usage()));
-        return status::SUCCESS;
-    }
-    let args = match parse_args(words) {
-        Ok(args) => args,
-        Err(e) => {
-            to_stderr(&format!("vorpal analyze: {e}\n\n{}\n", usage()));
-            return status::USAGE;
-        }
-    };
+/// Runs `vorpal analyze` with the settings of its command line; returns the exit status.
+pub fn run(args: Args) -> i32 {
     let game = match set_up(&args) {
         Ok(game) => game,
         Err(e) => {
@@ -462,53 +346,7 @@ impl Progress {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn arguments() {
-        let a = parse_args(&[
-            "--fen",
-            "4k3/8/8/8/8/8/8/4K2R",
-            "w",
-            "K",
-            "-",
-            "0",
-            "1",
-            "--depth=7",
-            "--json",
-        ])
-        .unwrap();
-        assert_eq!(a.fen.as_deref(), Some("4k3/8/8/8/8/8/8/4K2R w K - 0 1"));
-        assert_eq!(a.limits.depth, Some(7));
-        assert!(a.json);
-        let a = parse_args(&["--moves", "e4", "e5", "--multipv", "3"]).unwrap();
-        assert_eq!(a.moves, vec!["e4", "e5"]);
-        assert_eq!(a.options.multipv, 3);
-        assert_eq!(a.limits.movetime, Some(Duration::from_millis(DEFAULT_MOVETIME_MS)));
-        assert!(parse_args(&["--depth"]).is_err());
-        assert!(parse_args(&["--depth", "x"]).is_err());
-        assert!(parse_args(&["--frob"]).is_err());
-        for refused in [
-            ["--depth", "0"],
-            ["--depth", "1000"],
-            ["--nodes", "0"],
-            ["--threads", "0"],
-            ["--threads", "2000"],
-            ["--multipv", "0"],
-            ["--multipv", "257"],
-            ["--hash", "0"],
-            ["--hash", "10000000"],
-        ] {
-            let e = parse_args(&refused)
-                .err()
-                .unwrap_or_else(|| panic!("{refused:?} accepted"));
-            assert!(e.contains(refused[1]) && e.contains("is not"), "{refused:?}: {e}");
-        }
-        assert!(parse_args(&["--json", "yes"]).is_err());
-        let a = parse_args(&["--variant", "looking-glass", "--chess960"]).unwrap();
-        assert_eq!(a.variant, Variant::LookingGlass);
-        assert!(a.chess960);
-        assert!(parse_args(&["--variant", "crazyhouse"]).is_err());
-    }
+    use crate::analyze_args::parse_args;
 
     #[test]
     fn a_hash_beyond_the_free_memory_is_refused() {

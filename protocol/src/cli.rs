@@ -1,15 +1,23 @@
-//! The command line: no arguments = the UCI loop; `xboard` = the CECP loop; `analyze ...`; or
-//! one command, run as if typed in the UCI loop, after which the program exits (status 1 if it
-//! printed an error). Mistakes in the command line itself (an unknown `-option`) get a usage
-//! message on stderr and status 2; every subcommand answers `--help`.
+//! The command line, parsed by clap: no arguments = the UCI loop; `xboard` = the CECP loop;
+//! a subcommand of [`Command`] (`analyze ...`, `solve ...`); or one command, run as if typed in
+//! the UCI loop, after which the program exits (status 1 if it printed an error). Mistakes in
+//! the command line itself (an unknown `-option`) get clap's message on stderr and status 2;
+//! every subcommand answers `--help`.
+//!
+//! Adding a subcommand is one line in the `subcommands!` list below, `Name(path::NameArgs),`,
+//! where `NameArgs` derives `clap::Args` (its doc comment is its line in `vorpal --help`) and
+//! implements [`RunCommand`].
 
+use crate::arg_values::{report, RunCommand};
 use crate::go::{parse_go, GoRequest};
-use crate::output::{to_stderr, to_stdout, Output, StdStream};
+use crate::output::{to_stdout, Output, StdStream};
 use crate::serve::serve;
-use crate::session::{EngineSession, ENGINE};
+use crate::session::EngineSession;
 use crate::status;
 use crate::uci::{command_help, error_text, Uci};
 use crate::xboard::Xboard;
+use clap::error::ErrorKind;
+use clap::{CommandFactory, Parser};
 use vorpal_engine::Position;
 
 /// Logging to stderr only, filtered by `RUST_LOG` (default: warnings and errors, and the bot's
@@ -21,89 +29,123 @@ pub fn init_logging() {
         .init();
 }
 
-const USAGE: &str = "\
-usage: vorpal                      the UCI loop on stdin/stdout (for GUIs and match tools)
-       vorpal xboard               the CECP (XBoard protocol 2) loop, for XBoard/WinBoard
-       vorpal <command> [args]     one command of the UCI loop, then exit, e.g.
-                                     vorpal bench 10
-                                     vorpal perft 5 \"<FEN>\"
-                                     vorpal go depth 10
-                                   (vorpal help lists the commands; vorpal <command> --help)
-       vorpal analyze [options]    analyse a position (vorpal analyze --help)
-       vorpal annotate GAMES.pgn   review games: evaluations, mistakes, better lines,
-                                   accuracy (vorpal annotate --help)
-       vorpal solve PROBLEM.inp    solve Alice problems in Popeye's input language, or
-       vorpal solve --fen <FEN> --stip <stipulation>   one position (vorpal solve --help)
-       vorpal gui [options]        play and analyse in the browser (vorpal gui --help)
-       vorpal tb generate|probe    Alice endgame tablebases (vorpal tb --help)
-       vorpal --help | -h          this text
-       vorpal --version | -V       the version";
+const ABOUT: &str = "\
+Vorpal, an engine for Alice chess. Without a command it runs the UCI loop on stdin/stdout (for
+GUIs and match tools).";
 
-const XBOARD_USAGE: &str = "\
-usage: vorpal xboard
-  Speaks CECP (the XBoard/WinBoard engine protocol, version 2) on stdin/stdout until 'quit'
-  or the end of input. The engine defines the Alice boards (XBoard draws them side by side)
-  and referees every move, so XBoard's own legality test must be off:
-    xboard -fcp 'vorpal xboard' -xlegal
-  The commands and the output are described in docs/protocol.md (CECP).";
+const AFTER_HELP: &str = "\
+Any other command is one command of the UCI loop, run once; the program then exits (status 1
+after an error line):
+  vorpal bench 10
+  vorpal perft 5 \"<FEN>\"
+  vorpal go depth 10
+'vorpal help' lists those commands; 'vorpal <command> --help' shows the help of any command.";
+
+/// `vorpal [COMMAND]`: the whole command line.
+#[derive(Parser, Debug)]
+#[command(
+    name = "vorpal",
+    display_name = "Vorpal",
+    version,
+    about = ABOUT,
+    after_help = AFTER_HELP,
+    disable_help_subcommand = true,
+    args_override_self = true
+)]
+struct Cli {
+    /// The subcommand; none: the UCI loop.
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+/// Declares [`Command`], one variant per subcommand, and its dispatch to [`RunCommand::run`].
+macro_rules! subcommands {
+    ($($(#[$attribute:meta])* $name:ident($args:ty),)+) => {
+        /// What the command line asks for besides the UCI loop.
+        #[derive(clap::Subcommand, Debug)]
+        enum Command {
+            $($(#[$attribute])* $name($args),)+
+            /// Any other word: one command of the UCI loop with its arguments, run once.
+            #[command(external_subcommand)]
+            Uci(Vec<String>),
+        }
+
+        impl Command {
+            /// Runs the command; returns the exit status.
+            fn run(self) -> i32 {
+                match self {
+                    $(Command::$name(args) => RunCommand::run(args),)+
+                    Command::Uci(words) => one_shot(&words),
+                }
+            }
+        }
+    };
+}
+
+subcommands! {
+    Xboard(XboardArgs),
+    #[command(visible_alias = "analyse")]
+    Analyze(crate::analyze_args::AnalyzeArgs),
+    Annotate(crate::annotate::AnnotateArgs),
+    Solve(crate::solve::SolveArgs),
+    Gui(crate::gui::GuiArgs),
+    Tb(crate::tb::TbArgs),
+    Bot(crate::bot::BotArgs),
+}
 
 /// Runs the program for `args` (without the program name); returns the exit status.
 pub fn run(args: &[String]) -> i32 {
-    let words: Vec<&str> = args.iter().map(String::as_str).collect();
-    match words.as_slice() {
-        [] => {
+    let line = std::iter::once("vorpal").chain(args.iter().map(String::as_str));
+    match Cli::try_parse_from(line) {
+        Err(answer) => report(&answer),
+        Ok(Cli { command: Some(command) }) => command.run(),
+        Ok(Cli { command: None }) => {
             let session = EngineSession::new(Output::stdout());
             session.out().line(&Uci::banner());
             serve(&mut std::io::stdin().lock(), session, Box::new(Uci::new()));
             status::SUCCESS
         }
-        ["analyze" | "analyse", rest @ ..] => crate::analyze::run(rest),
-        ["annotate", rest @ ..] => crate::annotate::run(rest),
-        ["bot", rest @ ..] => crate::bot::run(rest),
-        ["solve", rest @ ..] => crate::solve::run(rest),
-        ["gui", rest @ ..] => crate::gui::run(rest),
-        ["tb", rest @ ..] => crate::tb::run(rest),
-        ["xboard"] => {
-            let session = EngineSession::new(Output::stdout());
-            serve(&mut std::io::stdin().lock(), session, Box::new(Xboard::new()));
-            status::SUCCESS
-        }
-        ["xboard", rest @ ..] if asks_for_help(rest) => {
-            to_stdout(&format!("{XBOARD_USAGE}\n"));
-            status::SUCCESS
-        }
-        ["xboard", rest @ ..] => usage_error(&format!("'xboard' takes no arguments, found '{}'", rest.join(" "))),
-        ["--help" | "-h", ..] => {
-            to_stdout(&format!("{USAGE}\n"));
-            status::SUCCESS
-        }
-        ["--version" | "-V", ..] => {
-            to_stdout(&format!("{ENGINE}\n"));
-            status::SUCCESS
-        }
-        [flag, ..] if flag.starts_with('-') => usage_error(&format!("unknown option '{flag}'")),
-        [command, rest @ ..] if asks_for_help(rest) => match command_help(command) {
-            Some(text) => {
-                to_stdout(&format!(
-                    "{text}\nOn the command line: vorpal {command} [args] runs it once, then exits (status 1 after an error line).\n"
-                ));
-                status::SUCCESS
-            }
-            None => usage_error(&format!("unknown command '{command}'")),
-        },
-        _ => one_command(&words.join(" ")),
     }
 }
 
-/// True when the words after a subcommand ask for its help.
-fn asks_for_help(words: &[&str]) -> bool {
-    words.iter().any(|w| matches!(*w, "--help" | "-h"))
+const XBOARD_AFTER_HELP: &str = "\
+Speaks CECP (the XBoard/WinBoard engine protocol, version 2) on stdin/stdout until 'quit' or the
+end of input. The engine defines the Alice boards (XBoard draws them side by side) and referees
+every move, so XBoard's own legality test must be off:
+  xboard -fcp 'vorpal xboard' -xlegal
+The commands and the output are described in docs/protocol.md (CECP).";
+
+/// The CECP (XBoard protocol 2) loop, for XBoard and WinBoard
+#[derive(clap::Args, Debug)]
+#[command(after_help = XBOARD_AFTER_HELP)]
+struct XboardArgs {}
+
+impl RunCommand for XboardArgs {
+    fn run(self) -> i32 {
+        let session = EngineSession::new(Output::stdout());
+        serve(&mut std::io::stdin().lock(), session, Box::new(Xboard::new()));
+        status::SUCCESS
+    }
 }
 
-/// Prints `problem` and the usage on stderr; returns [`status::USAGE`].
-fn usage_error(problem: &str) -> i32 {
-    to_stderr(&format!("vorpal: {problem}\n\n{USAGE}\n"));
-    status::USAGE
+/// `vorpal <command> [args]`: `words` (the command and its arguments) as one line of the UCI
+/// loop, or that command's entry of `help` when the arguments ask for help.
+fn one_shot(words: &[String]) -> i32 {
+    let Some((command, rest)) = words.split_first() else {
+        return status::SUCCESS;
+    };
+    if !rest.iter().any(|w| w == "--help" || w == "-h") {
+        return one_command(&words.join(" "));
+    }
+    match command_help(command) {
+        Some(text) => {
+            to_stdout(&format!(
+                "{text}\nOn the command line: vorpal {command} [args] runs it once, then exits (status 1 after an error line).\n"
+            ));
+            status::SUCCESS
+        }
+        None => report(&Cli::command().error(ErrorKind::InvalidSubcommand, format!("unknown command '{command}'"))),
+    }
 }
 
 /// Runs one command line and waits for a search it started.
@@ -126,5 +168,37 @@ fn one_command(line: &str) -> i32 {
         status::ERROR_LINE
     } else {
         status::SUCCESS
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_parser_is_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn subcommands_uci_commands_and_the_loop() {
+        let parse = |words: &[&str]| Cli::try_parse_from(std::iter::once("vorpal").chain(words.iter().copied()));
+        assert!(parse(&[]).unwrap().command.is_none());
+        assert!(matches!(
+            parse(&["analyse", "--depth=3"]).unwrap().command,
+            Some(Command::Analyze(_))
+        ));
+        let Some(Command::Uci(words)) = parse(&["perft", "5", "--threads", "2", "-x"]).unwrap().command else {
+            panic!("a UCI command")
+        };
+        assert_eq!(words, ["perft", "5", "--threads", "2", "-x"]);
+        for (words, kind) in [
+            (&["-x"][..], ErrorKind::UnknownArgument),
+            (&["xboard", "extra"], ErrorKind::UnknownArgument),
+            (&["--version"], ErrorKind::DisplayVersion),
+            (&["tb", "probe", "--help"], ErrorKind::DisplayHelp),
+        ] {
+            assert_eq!(parse(words).unwrap_err().kind(), kind, "{words:?}");
+        }
     }
 }

@@ -5,8 +5,10 @@
 #![forbid(unsafe_code)]
 
 mod analyze;
+mod analyze_args;
 mod analyze_json;
 mod annotate;
+mod arg_values;
 mod bot;
 mod cli;
 mod display;

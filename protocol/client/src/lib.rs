@@ -4,7 +4,8 @@
 //!
 //! [`engine_process`] is the UCI client (an engine as a child process, every wait with a
 //! deadline; [`engine_child`] owns the process and ends it, [`engine_output`] reads its lines
-//! with bounds) and [`engine_settings`] reads its `key=value` settings; [`timecontrol`] holds the
+//! with bounds) and [`engine_settings`] reads its `key=value` settings (given on command lines
+//! as [`engine_args`]); [`timecontrol`] holds the
 //! time controls and the clocks the client keeps; [`arbiter`] referees a game with the
 //! project's own rules core; [`pgn`] writes and reads games and [`variant_tag`] names their
 //! rules in PGN tags and engine options. Nothing here knows about matches or tuning.
@@ -14,6 +15,7 @@
 #![deny(unsafe_code)]
 
 pub mod arbiter;
+pub mod engine_args;
 pub mod engine_child;
 pub mod engine_output;
 pub mod engine_process;

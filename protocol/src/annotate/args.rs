@@ -1,5 +1,7 @@
-//! The command line of `vorpal annotate`.
+//! The command line of `vorpal annotate` ([`AnnotateArgs`], parsed by clap) and the settings
+//! it gives the review ([`Args`]).
 
+use crate::arg_values::{in_range, positive, RunCommand};
 use crate::go::MAX_DEPTH;
 use crate::options::{HASH_MAX, THREADS_MAX};
 use std::time::Duration;
@@ -9,25 +11,52 @@ use vorpal_engine::search::{Limits, SearchOptions};
 /// minute on one thread of a 2-core machine.
 pub const DEFAULT_NODES: u64 = 300_000;
 
-/// The usage text.
-pub const USAGE: &str = "\
-usage: vorpal annotate GAMES.pgn [options]      (- reads the games from stdin)
-  Reviews every game: an evaluation after every move ({ [%eval 0.32] }, pawns from White's
-  side), ?!, ? and ?? on inaccuracies, mistakes and blunders (judged by the winning chances
-  lost), the engine's line for each mistake and blunder, and per side the accuracy and the
-  average centipawn loss. Rules come from the Variant, AliceEnPassant and FEN tags.
-  --nodes N, --movetime MS, --depth D
-              the search of each position (all that are given apply; default --nodes 300000)
-  --threads N search threads (default 1)
-  --hash MB   transposition table (default 16)
-  --fresh     an empty table for every position (slower; as separate analyze runs)
-  --json      one JSON object per move, then one summary per game, instead of PGN
-  -o FILE     write to FILE instead of stdout
-  --progress  the progress line on stderr even when it is not a terminal
+const AFTER_HELP: &str = "\
+Each game gets an evaluation after every move ({ [%eval 0.32] }, pawns from White's side), ?!,
+? and ?? on inaccuracies, mistakes and blunders (judged by the winning chances lost), the
+engine's line for each mistake and blunder, and per side the accuracy and the average
+centipawn loss. Rules come from the Variant, AliceEnPassant and FEN tags. The limits that are
+given all apply (default --nodes 300000).
 Exit status: 0, 1 if a game could not be read or reviewed (the others are), 2 for a bad
 command line. Details: docs/annotate.md";
 
-/// The parsed command line.
+/// Review games: evaluations, mistakes, better lines, accuracy
+#[derive(clap::Args, Debug)]
+#[command(after_help = AFTER_HELP, args_override_self = true)]
+pub struct AnnotateArgs {
+    /// The PGN file (- reads the games from stdin)
+    #[arg(value_name = "GAMES.pgn")]
+    input: String,
+    /// Search N nodes in each position
+    #[arg(long, value_name = "N", value_parser = positive())]
+    nodes: Option<u64>,
+    /// Search MS milliseconds in each position
+    #[arg(long, value_name = "MS", value_parser = positive())]
+    movetime: Option<u64>,
+    /// Search each position D plies deep (1..=127)
+    #[arg(long, value_name = "D", value_parser = in_range(1, u64::from(MAX_DEPTH)))]
+    depth: Option<u64>,
+    /// Search threads (1..=1024) [default: 1]
+    #[arg(long, value_name = "N", value_parser = in_range(1, THREADS_MAX as u64))]
+    threads: Option<u64>,
+    /// Transposition table in MB (1..=65536) [default: 16]
+    #[arg(long, value_name = "MB", value_parser = in_range(1, HASH_MAX as u64))]
+    hash: Option<u64>,
+    /// An empty table for every position (slower; as separate analyze runs)
+    #[arg(long)]
+    fresh: bool,
+    /// One JSON object per move, then one summary per game, instead of PGN
+    #[arg(long)]
+    json: bool,
+    /// Write to FILE instead of stdout
+    #[arg(short, long, value_name = "FILE")]
+    output: Option<String>,
+    /// The progress line on stderr even when it is not a terminal
+    #[arg(long)]
+    progress: bool,
+}
+
+/// What the review is asked to do.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Args {
     /// The PGN file, `-` for stdin.
@@ -44,6 +73,41 @@ pub struct Args {
     pub output: Option<String>,
     /// Progress line even when stderr is no terminal.
     pub progress: bool,
+}
+
+impl AnnotateArgs {
+    /// The settings of the review.
+    pub fn settings(self) -> Args {
+        let defaults = SearchOptions::default();
+        let mut limits = Limits {
+            nodes: self.nodes,
+            movetime: self.movetime.map(Duration::from_millis),
+            depth: self.depth.map(|d| d as u32),
+            ..Limits::default()
+        };
+        if limits.is_unbounded() {
+            limits.nodes = Some(DEFAULT_NODES);
+        }
+        Args {
+            input: self.input,
+            limits,
+            options: SearchOptions {
+                threads: self.threads.map_or(defaults.threads, |n| n as usize),
+                hash_mb: self.hash.map_or(defaults.hash_mb, |n| n as usize),
+                ..defaults
+            },
+            fresh: self.fresh,
+            json: self.json,
+            output: self.output,
+            progress: self.progress,
+        }
+    }
+}
+
+impl RunCommand for AnnotateArgs {
+    fn run(self) -> i32 {
+        super::run(self.settings())
+    }
 }
 
 impl Args {
@@ -63,70 +127,21 @@ impl Args {
     }
 }
 
-/// Parses the words after `annotate`.
-pub fn parse_args(words: &[&str]) -> Result<Args, String> {
-    let mut args = Args::default();
-    let mut input = None;
-    let mut i = 0;
-    while i < words.len() {
-        let (flag, inline) = match words[i].split_once('=') {
-            Some((f, v)) if f.starts_with("--") => (f, Some(v)),
-            _ => (words[i], None),
-        };
-        i += 1;
-        let takes_value = matches!(
-            flag,
-            "--nodes" | "--movetime" | "--depth" | "--threads" | "--hash" | "-o" | "--output"
-        );
-        let value = match (takes_value, inline) {
-            (true, Some(v)) => Some(v),
-            (true, None) => {
-                let v = words.get(i).copied().ok_or_else(|| format!("{flag} needs a value"))?;
-                i += 1;
-                Some(v)
-            }
-            (false, Some(v)) => return Err(format!("{flag} takes no value, found '{v}'")),
-            (false, None) => None,
-        };
-        let number = |min: u64, max: u64| -> Result<u64, String> {
-            let v = value.unwrap_or_default();
-            let n: u64 = v.parse().map_err(|_| format!("{flag}: '{v}' is not a number"))?;
-            match (min..=max).contains(&n) {
-                true => Ok(n),
-                false if max == u64::MAX => Err(format!("{flag} {n} is not at least {min}")),
-                false => Err(format!("{flag} {n} is not in {min}..={max}")),
-            }
-        };
-        match flag {
-            "--nodes" => args.limits.nodes = Some(number(1, u64::MAX)?),
-            "--movetime" => args.limits.movetime = Some(Duration::from_millis(number(1, u64::MAX)?)),
-            "--depth" => args.limits.depth = Some(number(1, u64::from(MAX_DEPTH))? as u32),
-            "--threads" => args.options.threads = number(1, THREADS_MAX as u64)? as usize,
-            "--hash" => args.options.hash_mb = number(1, HASH_MAX as u64)? as usize,
-            "-o" | "--output" => args.output = value.map(str::to_string),
-            "--fresh" => args.fresh = true,
-            "--json" => args.json = true,
-            "--progress" => args.progress = true,
-            "-" => input = input.map_or(Ok(Some("-".to_string())), |f| Err(format!("two inputs: '{f}' and '-'")))?,
-            f if f.starts_with('-') => return Err(format!("unknown option '{f}'")),
-            file => {
-                if let Some(first) = &input {
-                    return Err(format!("one input file only, found '{first}' and '{file}'"));
-                }
-                input = Some(file.to_string());
-            }
-        }
-    }
-    args.input = input.ok_or("give a PGN file (or - for stdin)")?;
-    if args.limits.is_unbounded() {
-        args.limits.nodes = Some(DEFAULT_NODES);
-    }
-    Ok(args)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use clap::Parser;
+
+    #[derive(clap::Parser)]
+    struct Line {
+        #[command(flatten)]
+        args: AnnotateArgs,
+    }
+
+    fn parse_args(words: &[&str]) -> Result<Args, clap::Error> {
+        let line = Line::try_parse_from(std::iter::once("annotate").chain(words.iter().copied()))?;
+        Ok(line.args.settings())
+    }
 
     #[test]
     fn arguments() {
@@ -136,8 +151,9 @@ mod tests {
         assert!(a.json && !a.fresh);
         assert_eq!(a.output.as_deref(), Some("out.txt"));
         assert_eq!(a.limit_text(), "depth 8 per position");
-        let a = parse_args(&["-", "--threads=2", "--fresh"]).unwrap();
+        let a = parse_args(&["-", "--threads=2", "--fresh", "--output=x.pgn"]).unwrap();
         assert_eq!((a.input.as_str(), a.options.threads, a.fresh), ("-", 2, true));
+        assert_eq!(a.output.as_deref(), Some("x.pgn"));
         assert_eq!(a.limits.nodes, Some(DEFAULT_NODES));
         assert_eq!(a.options.hash_mb, SearchOptions::default().hash_mb);
         for bad in [

@@ -25,28 +25,18 @@ pub use write::{annotated_pgn, eval_text};
 
 use crate::analyze::searcher;
 use crate::options::available_memory_mb;
-use crate::output::{to_stderr, to_stdout, StdStream};
+use crate::output::{to_stderr, StdStream};
 use crate::session::ENGINE;
 use crate::status;
-use args::{parse_args, Args, USAGE};
+pub use args::AnnotateArgs;
+use args::Args;
 use games::GameError;
 use progress::Progress;
 use std::io::{IsTerminal, Read, Write};
 use vorpal_engine::Rules;
 
-/// Runs `vorpal annotate` with the words after `annotate`; returns the exit status.
-pub fn run(words: &[&str]) -> i32 {
-    if words.iter().any(|w| *w == "--help" || *w == "-h") {
-        to_stdout(&format!("{USAGE}\n"));
-        return status::SUCCESS;
-    }
-    let args = match parse_args(words) {
-        Ok(args) => args,
-        Err(e) => {
-            to_stderr(&format!("vorpal annotate: {e}\n\n{USAGE}\n"));
-            return status::USAGE;
-        }
-    };
+/// Runs `vorpal annotate` with the settings of its command line; returns the exit status.
+pub fn run(args: Args) -> i32 {
     let searcher = match searcher(&args.options, available_memory_mb()) {
         Ok(searcher) => searcher,
         Err(e) => {

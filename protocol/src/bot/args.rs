@@ -16,11 +16,9 @@ pub enum OnStop {
     Abort,
 }
 
-/// `vorpal bot`: keep Vorpal online as a BOT on pychess-variants.
+/// Play Alice as a BOT on pychess-variants (www.pychess.org).
 #[derive(Debug, Parser)]
 #[command(
-    name = "vorpal bot",
-    about = "Play Alice as a BOT on pychess-variants (www.pychess.org).",
     after_help = "The API token comes from the environment variable VORPAL_BOT_TOKEN or from \
                   the file named by token_file (--token-file) that only its owner can read; \
                   never from the command line. docs/bot.md describes the account, the config \

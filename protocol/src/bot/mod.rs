@@ -29,34 +29,21 @@ mod signals;
 mod test_server;
 mod wire;
 
-use crate::output::{to_stderr, to_stdout};
-use crate::status;
-use clap::Parser;
+pub use args::BotArgs;
 
-/// Runs `vorpal bot` with the words after `bot`; returns the exit status.
-pub fn run(words: &[&str]) -> i32 {
-    let args = match args::BotArgs::try_parse_from(std::iter::once("vorpal bot").chain(words.iter().copied())) {
-        Ok(args) => args,
-        Err(e) => {
-            let text = e.to_string();
-            return match e.kind() {
-                clap::error::ErrorKind::DisplayHelp | clap::error::ErrorKind::DisplayVersion => {
-                    to_stdout(&text);
-                    status::SUCCESS
-                }
-                _ => {
-                    to_stderr(&text);
-                    status::USAGE
-                }
-            };
-        }
-    };
-    let token = std::env::var(config::TOKEN_VAR).ok();
-    match config::settings(args, token) {
-        Ok(settings) => runner::run(settings),
-        Err(e) => {
-            to_stderr(&format!("vorpal bot: {e}\n"));
-            status::USAGE
+use crate::arg_values::RunCommand;
+use crate::output::to_stderr;
+use crate::status;
+
+impl RunCommand for BotArgs {
+    fn run(self) -> i32 {
+        let token = std::env::var(config::TOKEN_VAR).ok();
+        match config::settings(self, token) {
+            Ok(settings) => runner::run(settings),
+            Err(e) => {
+                to_stderr(&format!("vorpal bot: {e}\n"));
+                status::USAGE
+            }
         }
     }
 }

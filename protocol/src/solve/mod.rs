@@ -3,11 +3,14 @@
 //! solutions as text (Popeye's layout, the project's SAN) or one JSON object per line.
 //! The exit status is 1 when any problem could not be read or set up.
 
+mod args;
 pub(crate) mod popeye;
 mod problem;
 mod report;
 mod text;
 
+use args::Args;
+pub use args::SolveArgs;
 use problem::{problem_rules, InputError, Problem, Task};
 use std::io::{IsTerminal, Read, Write};
 use std::sync::atomic::AtomicBool;
@@ -15,121 +18,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 use vorpal_engine::solve::{line_positions, solve, Play, SolveControl, SolveOptions, Stipulation};
 use vorpal_engine::tablebase::Tablebases;
-use vorpal_engine::{EnPassant, Move, Position, Rules, Variant};
-
-const USAGE: &str = "\
-usage: vorpal solve PROBLEM.inp [options]        Popeye input (- for stdin)
-       vorpal solve --fen <FEN> --stip <stip> [options]
-  --stip          #n, =n, s#n, r#n, semi-r#n, h#n, h#n.5, h=n, hs#n, ser-#n, ser-h#n,
-                  ser-s#n, ser-=n (with --fen; the FEN's side moves first), or a proof game
-                  dian / dian.5 (the FEN is the diagram, the game starts from the start
-                  position) or a=>bn (from the position of --from)
-  --from FEN      the start position of an a=>b proof game
-  --no-short      leave out the short solutions (cooks) of line stipulations
-  --tries         also tries and their refutations (Popeye's option try)
-  --vari          also threats and variations (Popeye's option vari)
-  --maxsolutions N, --maxtime S
-                  stop after N solutions or S seconds
-  --variant NAME  the variant (default alice)
-  --ep MODE       en passant: off (default), normal or double; Popeye plays en passant on the
-                  pawn's board, which is --ep normal (option enpassant implies it)
-  --tb DIR        endgame tables (vorpal tb generate) decide direct mates (#n) in positions
-                  of at most four men at once; the solutions stay exact
-  --threads N     threads (default: all cores)
-  --json          one JSON object per line per problem or twin
-  --progress      the progress line on stderr even when it is not a terminal
-  --no-pruning    the plain full-width search (to check the exact prunings)";
-
-/// The parsed command line.
-#[derive(Default)]
-struct Args {
-    file: Option<String>,
-    fen: Option<String>,
-    from: Option<String>,
-    stip: Option<String>,
-    no_short: bool,
-    tries: bool,
-    variations: bool,
-    max_solutions: Option<usize>,
-    max_time: Option<u64>,
-    variant: Variant,
-    en_passant: Option<EnPassant>,
-    threads: Option<usize>,
-    tb_dir: Option<String>,
-    json: bool,
-    progress: bool,
-    no_pruning: bool,
-}
-
-/// A positive number after `flag`.
-fn number<T: std::str::FromStr + PartialOrd + From<u8>>(flag: &str, value: Option<&&str>) -> Result<T, String> {
-    value
-        .and_then(|v| v.parse::<T>().ok())
-        .filter(|n| *n >= T::from(1))
-        .ok_or_else(|| format!("{flag} takes a positive number"))
-}
-
-fn parse_args(words: &[&str]) -> Result<Args, String> {
-    let mut args = Args::default();
-    let mut i = 0;
-    while i < words.len() {
-        let word = words[i];
-        let value = words.get(i + 1);
-        let mut takes_value = true;
-        match word {
-            "--fen" | "--from" => {
-                // The FEN may come as one argument or as its six words.
-                let rest: Vec<&str> = words[i + 1..]
-                    .iter()
-                    .take_while(|w| !w.starts_with("--"))
-                    .copied()
-                    .collect();
-                if rest.is_empty() {
-                    return Err(format!("{word} takes a FEN"));
-                }
-                let fen = Some(rest.join(" "));
-                if word == "--fen" {
-                    args.fen = fen;
-                } else {
-                    args.from = fen;
-                }
-                i += rest.len();
-                takes_value = false;
-            }
-            "--stip" | "--stipulation" => {
-                args.stip = Some(value.ok_or("--stip takes a stipulation (e.g. h#2)")?.to_string())
-            }
-            "--maxsolutions" => args.max_solutions = Some(number(word, value)?),
-            "--maxtime" => args.max_time = Some(number(word, value)?),
-            "--threads" => args.threads = Some(number(word, value)?),
-            "--tb" => args.tb_dir = Some(value.ok_or("--tb takes a directory of endgame tables")?.to_string()),
-            "--variant" => args.variant = value.ok_or("--variant takes a variant name")?.parse()?,
-            "--ep" => args.en_passant = Some(value.ok_or("--ep takes off, normal or double")?.parse()?),
-            _ => {
-                takes_value = false;
-                match word {
-                    "--tries" => args.tries = true,
-                    "--vari" => args.variations = true,
-                    "--json" => args.json = true,
-                    "--progress" => args.progress = true,
-                    "--no-pruning" => args.no_pruning = true,
-                    "--no-short" => args.no_short = true,
-                    w if w.starts_with("--") => return Err(format!("unknown option '{w}'")),
-                    w if args.file.is_none() => args.file = Some(w.to_string()),
-                    w => return Err(format!("unexpected argument '{w}'")),
-                }
-            }
-        }
-        i += if takes_value { 2 } else { 1 };
-    }
-    match (&args.file, &args.fen) {
-        (Some(_), Some(_)) => Err("give a problem file or --fen, not both".into()),
-        (None, None) => Err("give a problem file or --fen with --stip".into()),
-        (None, Some(_)) if args.stip.is_none() => Err("--fen needs --stip".into()),
-        (Some(_), None) if args.stip.is_some() => Err("--stip goes with --fen".into()),
-        _ => Ok(args),
-    }
-}
+use vorpal_engine::{Move, Position, Rules};
 
 /// The moves of a solution line of `stipulation` in UCI, each in the position it is played in
 /// (in series play the other side passes between the series moves).
@@ -161,19 +50,8 @@ fn warn(text: &str) {
     let _ = writeln!(std::io::stderr().lock(), "{text}");
 }
 
-/// Runs `vorpal solve` with `words` (the arguments after `solve`); returns the exit status.
-pub fn run(words: &[&str]) -> i32 {
-    if matches!(words, ["--help" | "-h"]) {
-        Printer { closed: false }.line(USAGE);
-        return 0;
-    }
-    let args = match parse_args(words) {
-        Ok(args) => args,
-        Err(e) => {
-            warn(&format!("error: {e}\n{USAGE}"));
-            return 1;
-        }
-    };
+/// Runs `vorpal solve` with the settings of its command line; returns the exit status.
+pub(crate) fn run(args: Args) -> i32 {
     let pool = match args.threads {
         Some(n) => match rayon::ThreadPoolBuilder::new().num_threads(n).build() {
             Ok(pool) => Some(pool),
@@ -391,40 +269,5 @@ impl SolveRun {
         }
         self.printer.line("");
         self.printer.line(&report::summary(&solved, elapsed.as_secs_f64()));
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn command_line() {
-        let args = parse_args(&[
-            "--fen",
-            "8/8/8/2Q1|k3/8/2|R5/3|p4/K7",
-            "b",
-            "-",
-            "-",
-            "0",
-            "1",
-            "--stip",
-            "h#2",
-        ])
-        .unwrap();
-        assert_eq!(args.fen.as_deref(), Some("8/8/8/2Q1|k3/8/2|R5/3|p4/K7 b - - 0 1"));
-        assert_eq!(args.stip.as_deref(), Some("h#2"));
-        let args = parse_args(&["p.inp", "--json", "--tries", "--maxtime", "5", "--ep", "normal"]).unwrap();
-        assert!(args.json && args.tries && args.max_time == Some(5));
-        assert_eq!(args.en_passant, Some(EnPassant::Normal));
-        for bad in [
-            &["--fen", "x"][..],
-            &[][..],
-            &["a.inp", "b.inp"][..],
-            &["a.inp", "--maxtime"][..],
-            &["a.inp", "--frob"][..],
-        ] {
-            assert!(parse_args(bad).is_err(), "{bad:?}");
-        }
     }
 }

@@ -1,75 +1,12 @@
 //! `vorpal tb generate`: the tables asked for, each after those it converts into, with a
 //! progress line (material, elapsed time, time left estimated from the sizes) on stderr.
 
-use super::{usage, value};
+use super::args::GenerateArgs as Args;
 use crate::output::{to_stderr, to_stdout};
 use crate::status;
 use serde_json::json;
-use std::path::PathBuf;
 use std::time::Instant;
-use vorpal_engine::tablebase::{generate, GenStats, Material, Tablebases, MAX_MEN};
-
-struct Args {
-    materials: Vec<Material>,
-    all: Option<usize>,
-    dir: Option<PathBuf>,
-    threads: Option<usize>,
-    force: bool,
-    json: bool,
-}
-
-fn parse(words: &[&str]) -> Result<Args, String> {
-    let mut a = Args {
-        materials: Vec::new(),
-        all: None,
-        dir: None,
-        threads: None,
-        force: false,
-        json: false,
-    };
-    let mut i = 0;
-    while i < words.len() {
-        match words[i] {
-            "--all" => {
-                let n = value(words, i, "a number of men (3 or 4)")?;
-                let n: usize = n
-                    .parse()
-                    .map_err(|_| format!("--all takes a number of men, not '{n}'"))?;
-                if !(3..=MAX_MEN).contains(&n) {
-                    return Err(format!("--all takes 3 to {MAX_MEN} men"));
-                }
-                a.all = Some(n);
-                i += 1;
-            }
-            "--dir" => {
-                a.dir = Some(PathBuf::from(value(words, i, "a directory")?));
-                i += 1;
-            }
-            "--threads" => {
-                let n = value(words, i, "a number of threads")?;
-                a.threads = Some(
-                    n.parse()
-                        .ok()
-                        .filter(|&t| t >= 1)
-                        .ok_or(format!("--threads takes a positive number, not '{n}'"))?,
-                );
-                i += 1;
-            }
-            "--force" => a.force = true,
-            "--json" => a.json = true,
-            w if w.starts_with("--") => return Err(format!("unknown option '{w}'")),
-            w => a.materials.push(Material::parse(w)?.canonical().0),
-        }
-        i += 1;
-    }
-    if a.dir.is_none() {
-        return Err("generate needs --dir DIR".into());
-    }
-    if a.materials.is_empty() && a.all.is_none() {
-        return Err("name the materials to generate or give --all N".into());
-    }
-    Ok(a)
-}
+use vorpal_engine::tablebase::{generate, GenStats, Material, Tablebases};
 
 /// The materials asked for and every table they lead to, in generation order.
 fn plan(args: &Args) -> Vec<Material> {
@@ -97,12 +34,8 @@ fn clock(seconds: f64) -> String {
 }
 
 /// Runs `vorpal tb generate`.
-pub fn run(words: &[&str]) -> i32 {
-    let args = match parse(words) {
-        Ok(a) => a,
-        Err(e) => return usage(&e),
-    };
-    let dir = args.dir.clone().expect("checked");
+pub fn run(args: Args) -> i32 {
+    let dir = args.dir.clone();
     if let Err(e) = std::fs::create_dir_all(&dir) {
         to_stderr(&format!("error: cannot create {}: {e}\n", dir.display()));
         return status::ERROR_LINE;

@@ -1,10 +1,9 @@
 //! `vorpal tb probe`: a position's value from the tables and every legal move's.
 
-use super::{usage, value};
+use super::args::ProbeArgs;
 use crate::output::{to_stderr, to_stdout};
 use crate::status;
 use serde_json::{json, Value};
-use std::path::PathBuf;
 use vorpal_engine::tablebase::{within_fifty_move_clock, Probe, Tablebases, Wdl};
 use vorpal_engine::{Position, Rules};
 
@@ -37,38 +36,8 @@ fn value_json(p: Probe) -> Value {
 }
 
 /// Runs `vorpal tb probe`.
-pub fn run(words: &[&str]) -> i32 {
-    let (mut dir, mut fen, mut as_json) = (None, None, false);
-    let mut i = 0;
-    while i < words.len() {
-        match words[i] {
-            "--dir" => match value(words, i, "a directory") {
-                Ok(v) => {
-                    dir = Some(PathBuf::from(v));
-                    i += 1;
-                }
-                Err(e) => return usage(&e),
-            },
-            "--fen" => {
-                let rest: Vec<&str> = words[i + 1..]
-                    .iter()
-                    .take_while(|w| !w.starts_with("--"))
-                    .copied()
-                    .collect();
-                if rest.is_empty() {
-                    return usage("--fen takes a FEN");
-                }
-                i += rest.len();
-                fen = Some(rest.join(" "));
-            }
-            "--json" => as_json = true,
-            w => return usage(&format!("unexpected argument '{w}'")),
-        }
-        i += 1;
-    }
-    let (Some(dir), Some(fen)) = (dir, fen) else {
-        return usage("probe needs --dir DIR and --fen FEN");
-    };
+pub fn run(args: ProbeArgs) -> i32 {
+    let (dir, fen, as_json) = (args.dir, args.fen.join(" "), args.json);
     let fail = |e: String| {
         if as_json {
             to_stdout(&format!("{}\n", json!({"error": e})));

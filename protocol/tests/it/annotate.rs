@@ -275,7 +275,11 @@ fn output_file_unreadable_input_and_usage() {
     ] {
         let run = run_cli(bad, LIMIT);
         assert_eq!(run.status.code(), Some(2), "{bad:?}");
-        assert!(run.stderr.contains("usage: vorpal annotate"), "{}", run.stderr);
+        assert!(
+            run.stderr.starts_with("error: ") && run.stderr.contains("'--help'"),
+            "{}",
+            run.stderr
+        );
     }
     let run = run_cli(&["annotate", "--help"], LIMIT);
     assert!(

@@ -37,10 +37,10 @@ fn analyze_refuses_values_it_cannot_honour() {
         assert_eq!(run.status.code(), Some(2), "{words:?}: {}", run.stderr);
         assert!(run.stdout.is_empty(), "{words:?} searched anyway: {}", run.stdout);
         let first = run.stderr.lines().next().unwrap_or("");
-        assert_eq!(
-            first,
-            format!("vorpal analyze: {} {} {}", args[0], args[1], range(args[0])),
-            "{words:?}"
+        assert!(
+            first.starts_with(&format!("error: invalid value '{}' for '{} ", args[1], args[0]))
+                && first.ends_with(&format!(": {} {}", args[1], range(args[0]))),
+            "{words:?}: {first}"
         );
     }
 }
@@ -94,7 +94,8 @@ fn command_line_mistakes_get_the_usage_on_stderr() {
         assert!(run.stdout.is_empty(), "{word}: {}", run.stdout);
         assert!(
             run.stderr
-                .starts_with(&format!("vorpal: unknown option '{word}'\n\nusage: vorpal ")),
+                .starts_with(&format!("error: unexpected argument '{word}' found\n"))
+                && run.stderr.contains("Usage: vorpal "),
             "{word}: {}",
             run.stderr
         );
@@ -103,14 +104,14 @@ fn command_line_mistakes_get_the_usage_on_stderr() {
     let run = run_cli(&["xboard", "extra"], SOON);
     assert_eq!(run.status.code(), Some(2));
     assert!(
-        run.stderr.starts_with("vorpal: 'xboard' takes no arguments"),
+        run.stderr.starts_with("error: unexpected argument 'extra' found"),
         "{}",
         run.stderr
     );
     let run = run_cli(&["frobnicate", "--help"], SOON);
     assert_eq!(run.status.code(), Some(2));
     assert!(
-        run.stderr.starts_with("vorpal: unknown command 'frobnicate'"),
+        run.stderr.starts_with("error: unknown command 'frobnicate'"),
         "{}",
         run.stderr
     );
@@ -127,8 +128,8 @@ fn version_and_help_work_as_everywhere() {
     for word in ["--help", "-h"] {
         let run = run_cli(&[word], SOON);
         assert!(run.status.success(), "{word}");
-        assert!(run.stdout.starts_with("usage: vorpal "), "{word}: {}", run.stdout);
-        assert!(run.stdout.contains("vorpal --version"), "{}", run.stdout);
+        assert!(run.stdout.contains("\nUsage: vorpal "), "{word}: {}", run.stdout);
+        assert!(run.stdout.contains("--version"), "{}", run.stdout);
         assert!(run.stderr.is_empty(), "{}", run.stderr);
     }
 }
@@ -137,11 +138,11 @@ fn version_and_help_work_as_everywhere() {
 fn every_subcommand_has_help() {
     let run = run_cli(&["xboard", "--help"], SOON);
     assert!(run.status.success());
-    assert!(run.stdout.starts_with("usage: vorpal xboard\n"), "{}", run.stdout);
+    assert!(run.stdout.contains("\nUsage: vorpal xboard\n"), "{}", run.stdout);
     assert!(run.stdout.contains("-xlegal"), "{}", run.stdout);
     let run = run_cli(&["analyze", "--help"], SOON);
     assert!(run.status.success());
-    assert!(run.stdout.starts_with("usage: vorpal analyze"), "{}", run.stdout);
+    assert!(run.stdout.contains("\nUsage: vorpal analyze"), "{}", run.stdout);
     // Every command `help` lists answers `vorpal <command> --help` with its own entry.
     let help = run_cli(&["help"], SOON).stdout;
     let commands = help_commands(&help);

@@ -408,9 +408,9 @@ fn bad_problems_name_line_and_word_and_the_others_are_solved() {
     assert_eq!(err.matches("error: problem").count(), 5, "{err}");
     assert!(out.contains("2 solutions, "), "{out}");
     // Bad command lines and FENs.
+    assert_eq!(run_cli(&["solve"], LIMIT).status.code(), Some(2), "a bad command line");
     for args in [
-        &["solve"][..],
-        &["solve", "--fen", "8/8/8/8/8/8/8/K6k w - - 0 1", "--stip", "h#"],
+        &["solve", "--fen", "8/8/8/8/8/8/8/K6k w - - 0 1", "--stip", "h#"][..],
         &["solve", "--fen", "8/8/8/8/8/8/8/K6K w - - 0 1", "--stip", "#1"],
         &["solve", "/nonexistent/problem.inp"],
     ] {

@@ -13,6 +13,7 @@
 
 #![forbid(unsafe_code)]
 
+use clap::Parser;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -33,19 +34,32 @@ fn default_engine() -> PathBuf {
         .unwrap_or_else(|| Path::new("target/release").join(name))
 }
 
+/// Long fuzz runs of the `vorpal` binary (the parsers are fuzzed by tests/fuzz)
+#[derive(Parser, Debug)]
+#[command(name = "vorpal-fuzz", args_override_self = true)]
+struct Args {
+    /// The target: uci, or all
+    #[arg(default_value = "all")]
+    target: String,
+    /// Time for all targets together
+    #[arg(long, value_name = "N", default_value_t = 60)]
+    seconds: u64,
+    /// Seed of the first case
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    seed: u64,
+    /// The engine binary [default: release/vorpal in the target directory
+    /// of this program]
+    #[arg(long, value_name = "PATH", verbatim_doc_comment)]
+    engine: Option<PathBuf>,
+    /// Run only the case of this seed (as printed with a failure) and show its input
+    #[arg(long, value_name = "C")]
+    case: Option<u64>,
+}
+
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let which = args.first().map(String::as_str).unwrap_or("all");
-    let flag = |name: &str| {
-        args.iter()
-            .position(|a| a == name)
-            .and_then(|i| args.get(i + 1))
-            .cloned()
-    };
-    let value = |name: &str, default: u64| flag(name).and_then(|v| v.parse().ok()).unwrap_or(default);
-    let seconds = value("--seconds", 60);
-    let seed = value("--seed", 1);
-    let engine = flag("--engine").map(PathBuf::from).unwrap_or_else(default_engine);
+    let args = Args::parse();
+    let (which, seconds, seed) = (args.target.as_str(), args.seconds, args.seed);
+    let engine = args.engine.clone().unwrap_or_else(default_engine);
     let mut targets: Vec<(&str, Case)> = Vec::new();
     for (name, target) in PROCESS_TARGETS {
         if which == "all" || name == which {
@@ -67,7 +81,7 @@ fn main() {
         eprintln!("unknown target '{which}' (uci, all; the parsers are fuzzed by tests/fuzz)");
         std::process::exit(2);
     }
-    if let Some(case) = flag("--case").and_then(|c| c.parse::<u64>().ok()) {
+    if let Some(case) = args.case {
         let mut failures = 0;
         for (name, target) in &targets {
             let mut input = String::new();

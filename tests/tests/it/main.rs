@@ -3,6 +3,7 @@
 //! `cargo test -p vorpal-tests --test it <module>::`. The tests that run the `vorpal` binary
 //! live in `protocol/tests/it/`, where Cargo builds the binary for them.
 
+mod argument_parsing;
 mod counting_paths;
 mod doc_references;
 mod eval_terms;

@@ -1,7 +1,7 @@
 //! A scripted UCI engine for testing `vorpal-match`: it plays legal moves chosen by a seeded
 //! hash of the position (random, or greedy: mates and captures first) and misbehaves on request.
 //!
-//! Arguments (each `--key=value`):
+//! Arguments (`--key=value` or `--key value`):
 //! - `--mode=random|greedy`, `--seed=N`, `--score=CP` (reported score, own view), `--delay=MS`
 //!   (think time per move);
 //! - faults on the engine's Nth move of a game: `--illegal-at=N`, `--crash-at=N`,
@@ -15,50 +15,71 @@
 
 #![forbid(unsafe_code)]
 
+use clap::Parser;
 use std::io::{BufRead, Write};
 use std::time::Duration;
 use vorpal_engine::{Color, Move, Position, Rules};
 
-#[derive(Default)]
+/// A scripted UCI engine for testing vorpal-match: legal moves chosen by a seeded hash of
+/// the position, and faults on request (on the engine's Nth move of a game)
+#[derive(Parser, Debug, Default)]
+#[command(
+    name = "vorpal-fake-engine",
+    allow_negative_numbers = true,
+    verbatim_doc_comment,
+    args_override_self = true
+)]
 struct Script {
+    /// random, or greedy (mates and captures first)
+    #[arg(long = "mode", value_name = "MODE", action = clap::ArgAction::Set, default_value = "random")]
+    #[arg(value_parser = greedy_mode)]
     greedy: bool,
+    /// Seed of the move choice
+    #[arg(long, value_name = "N", default_value_t = 0)]
     seed: u64,
+    /// Reported score, own view, in cp
+    #[arg(long, value_name = "CP", default_value_t = 0)]
     score: i32,
+    /// Think time per move, in ms
+    #[arg(long, value_name = "MS", default_value_t = 0)]
     delay: u64,
+    /// An illegal move on move N
+    #[arg(long, value_name = "N")]
     illegal_at: Option<u32>,
+    /// Exit on move N
+    #[arg(long, value_name = "N")]
     crash_at: Option<u32>,
+    /// Never answer again from move N on
+    #[arg(long, value_name = "N")]
     hang_at: Option<u32>,
+    /// Answer move N 300 ms after its time is up
+    #[arg(long, value_name = "N")]
     slow_at: Option<u32>,
+    /// The fault happens only while FILE does not exist, and creates it
+    #[arg(long, value_name = "FILE")]
     once: Option<String>,
+    /// Never finish the handshake
+    #[arg(long)]
     no_uciok: bool,
+    /// Count the starts in FILE and never finish the handshake after the Nth
+    #[arg(long, value_name = "FILE:N", value_parser = starts_limit)]
     max_starts: Option<(String, u32)>,
 }
 
-fn parse_args() -> Script {
-    let mut s = Script::default();
-    for a in std::env::args().skip(1) {
-        let (k, v) = a.split_once('=').unwrap_or((a.as_str(), ""));
-        let n = || v.parse::<u32>().ok();
-        match k {
-            "--mode" => s.greedy = v == "greedy",
-            "--seed" => s.seed = v.parse().unwrap_or(0),
-            "--score" => s.score = v.parse().unwrap_or(0),
-            "--delay" => s.delay = v.parse().unwrap_or(0),
-            "--illegal-at" => s.illegal_at = n(),
-            "--crash-at" => s.crash_at = n(),
-            "--hang-at" => s.hang_at = n(),
-            "--slow-at" => s.slow_at = n(),
-            "--once" => s.once = Some(v.to_string()),
-            "--no-uciok" => s.no_uciok = true,
-            "--max-starts" => {
-                if let Some((file, n)) = v.rsplit_once(':') {
-                    s.max_starts = Some((file.to_string(), n.parse().unwrap_or(0)));
-                }
-            }
-            _ => eprintln!("fake-engine: unknown argument {a}"),
-        }
+/// `--mode`: true for greedy.
+fn greedy_mode(text: &str) -> Result<bool, String> {
+    match text {
+        "random" => Ok(false),
+        "greedy" => Ok(true),
+        _ => Err(format!("'{text}' is not random or greedy")),
     }
-    s
+}
+
+/// `--max-starts FILE:N`.
+fn starts_limit(text: &str) -> Result<(String, u32), String> {
+    let (file, n) = text.rsplit_once(':').ok_or_else(|| format!("'{text}' is not FILE:N"))?;
+    let n = n.parse().map_err(|_| format!("'{n}' is not a number of starts"))?;
+    Ok((file.to_string(), n))
 }
 
 impl Script {
@@ -145,7 +166,7 @@ fn allotted_ms(go: &str, side: Color) -> Option<u64> {
 }
 
 fn main() {
-    let mut script = parse_args();
+    let mut script = Script::parse();
     if let Some((file, max)) = &script.max_starts {
         let count: u32 = std::fs::read_to_string(file)
             .ok()

@@ -5,14 +5,39 @@
 //! vorpal-nnue compare --data held-deep.bin --net builtin --net nets/first.net
 //! ```
 //!
-//! Options and the method: `docs/nnue.md`, section "Training".
+//! Options and the method: `docs/nnue.md`, section "Training"; the command line:
+//! [`vorpal_tuning::nnue::args`].
 
 #![forbid(unsafe_code)]
 
+use clap::{Parser, Subcommand};
 use std::io::Write;
 use std::process::ExitCode;
-use vorpal_tuning::nnue::cli::{parse_args, run, USAGE};
-use vorpal_tuning::nnue::compare;
+use vorpal_tuning::nnue::args::{CompareArgs, TrainArgs};
+use vorpal_tuning::nnue::{cli, compare};
+
+/// Train the engine's NNUE network on vorpal-datagen positions (docs/nnue.md, "Training"),
+/// or compare networks
+#[derive(Parser, Debug)]
+#[command(verbatim_doc_comment)]
+#[command(
+    name = "vorpal-nnue",
+    args_conflicts_with_subcommands = true,
+    args_override_self = true,
+    subcommand_negates_reqs = true
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+    #[command(flatten)]
+    train: TrainArgs,
+}
+
+/// The commands besides training.
+#[derive(Subcommand, Debug)]
+enum Command {
+    Compare(CompareArgs),
+}
 
 /// Reports an error on stderr; a closed stderr is ignored (the exit status still tells).
 fn complain(text: &str) {
@@ -20,22 +45,11 @@ fn complain(text: &str) {
 }
 
 /// `vorpal-nnue compare ...`: the losses of networks and the hand-crafted evaluation on one set.
-fn compare_main(args: &[String]) -> ExitCode {
-    if args.iter().any(|a| a == "-h" || a == "--help") {
-        let _ = writeln!(std::io::stdout(), "{}", compare::USAGE);
-        return ExitCode::SUCCESS;
-    }
-    let options = match compare::parse_compare_args(args) {
-        Ok(o) => o,
-        Err(e) => {
-            complain(&format!("{e}\n{}", compare::USAGE));
-            return ExitCode::from(2);
-        }
-    };
+fn compare_main(args: CompareArgs) -> ExitCode {
     let mut say = |line: &str| {
         let _ = writeln!(std::io::stdout(), "{line}");
     };
-    match compare::run_compare(&options, &mut say) {
+    match compare::run_compare(&args.options(), &mut say) {
         Ok(_) => ExitCode::SUCCESS,
         Err(e) => {
             complain(&e);
@@ -45,26 +59,18 @@ fn compare_main(args: &[String]) -> ExitCode {
 }
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    if args.first().is_some_and(|a| a == "compare") {
-        return compare_main(&args[1..]);
-    }
-    if args.iter().any(|a| a == "-h" || a == "--help") {
-        let _ = writeln!(std::io::stdout(), "{USAGE}");
-        return ExitCode::SUCCESS;
-    }
     let command = std::iter::once("vorpal-nnue".to_string())
-        .chain(args.iter().cloned())
+        .chain(std::env::args().skip(1))
         .collect::<Vec<_>>()
         .join(" ");
-    let options = match parse_args(args) {
-        Ok(o) => o,
-        Err(e) => {
-            complain(&format!("{e}\n{USAGE}"));
-            return ExitCode::from(2);
-        }
+    let train = match Cli::parse() {
+        Cli {
+            command: Some(Command::Compare(args)),
+            ..
+        } => return compare_main(args),
+        Cli { train, .. } => train,
     };
-    match run(options, &command) {
+    match cli::run(train.options(), &command) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             complain(&e);

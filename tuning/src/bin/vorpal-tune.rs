@@ -9,74 +9,78 @@
 
 #![forbid(unsafe_code)]
 
+use clap::Parser;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 use vorpal_engine::eval::{EvalParams, NUM_PARAMS, S};
 use vorpal_tuning::texel::{self, TuneConfig};
 
-const USAGE: &str = "usage: vorpal-tune --data FILE [--data FILE ...] [options]
-  --data FILE       data lines '<fen> | <score> | <result>' (repeatable)
-  --out FILE        weights file to write (default ./weights_tuned.txt)
-  --init FILE       starting weights file (default: the engine's compiled-in weights)
-  --epochs N        Adam steps over the full batch (default 1000)
-  --lr X            Adam step size in cp (default 0.2)
-  --lambda X        weight of the game result in the target, rest = search score (default 1.0)
-  --k X             scaling constant (default: fitted)
-  --holdout X       fraction of positions held out for validation (blocks of 1024 spread over
-                    the data); the epoch with the lowest validation loss is kept (default 0)
-  --l2 X            pull towards the starting weights: + X * sum(((w - w0) / 100)^2) (default 0)
-  --limit N         read at most N positions
-  --threads N       rayon threads (default: all cores)
-  --report-every N  log the loss every N epochs (default 100)";
-
+/// Texel tuning of the evaluation on vorpal-datagen output: writes a weights file in the
+/// format of engine/data/weights.txt
+#[derive(Parser, Debug)]
+#[command(name = "vorpal-tune", verbatim_doc_comment, args_override_self = true)]
 struct Args {
+    /// Data lines '<fen> | <score> | <result>' (repeatable)
+    #[arg(long, value_name = "FILE", required = true)]
     data: Vec<PathBuf>,
+    /// Weights file to write
+    #[arg(long, value_name = "FILE", default_value = "weights_tuned.txt")]
     out: PathBuf,
+    /// Starting weights file [default: the engine's compiled-in weights]
+    #[arg(long, value_name = "FILE")]
     init: Option<PathBuf>,
+    /// Read at most N positions
+    #[arg(long, value_name = "N")]
     limit: Option<usize>,
+    /// Rayon threads [default: all cores]
+    #[arg(long, value_name = "N")]
     threads: Option<usize>,
-    tune: TuneConfig,
+    #[command(flatten)]
+    tune: TuneOptions,
 }
 
-fn parse<T: std::str::FromStr>(args: &mut impl Iterator<Item = String>, name: &str) -> Result<T, String> {
-    let v = args.next().ok_or_else(|| format!("{name} needs a value"))?;
-    v.parse().map_err(|_| format!("bad value '{v}' for {name}"))
+/// The settings of the fit.
+#[derive(clap::Args, Debug)]
+struct TuneOptions {
+    /// Adam steps over the full batch
+    #[arg(long, value_name = "N", default_value_t = TuneConfig::default().epochs)]
+    epochs: usize,
+    /// Adam step size in cp
+    #[arg(long, value_name = "X", default_value_t = TuneConfig::default().lr)]
+    lr: f64,
+    /// Weight of the game result in the target, rest = search score
+    #[arg(long, value_name = "X", default_value_t = TuneConfig::default().lambda)]
+    lambda: f64,
+    /// Scaling constant [default: fitted]
+    #[arg(long, value_name = "X")]
+    k: Option<f64>,
+    /// Fraction held out for validation (blocks of 1024); the epoch with
+    /// the lowest validation loss is kept
+    #[arg(long, value_name = "X", default_value_t = TuneConfig::default().holdout, verbatim_doc_comment)]
+    holdout: f64,
+    /// Pull towards the starting weights:
+    /// + X * sum(((w - w0) / 100)^2)
+    #[arg(long, value_name = "X", default_value_t = TuneConfig::default().l2, verbatim_doc_comment)]
+    l2: f64,
+    /// Log the loss every N epochs
+    #[arg(long, value_name = "N", default_value_t = TuneConfig::default().report_every)]
+    report_every: usize,
 }
 
-fn arguments(list: Vec<String>) -> Result<Args, String> {
-    let mut args = Args {
-        data: Vec::new(),
-        out: PathBuf::from("weights_tuned.txt"),
-        init: None,
-        limit: None,
-        threads: None,
-        tune: TuneConfig::default(),
-    };
-    let mut it = list.into_iter();
-    while let Some(arg) = it.next() {
-        let a = &mut it;
-        match arg.as_str() {
-            "--data" => args.data.push(PathBuf::from(parse::<String>(a, &arg)?)),
-            "--out" => args.out = PathBuf::from(parse::<String>(a, &arg)?),
-            "--init" => args.init = Some(PathBuf::from(parse::<String>(a, &arg)?)),
-            "--epochs" => args.tune.epochs = parse(a, &arg)?,
-            "--lr" => args.tune.lr = parse(a, &arg)?,
-            "--lambda" => args.tune.lambda = parse(a, &arg)?,
-            "--k" => args.tune.k = Some(parse(a, &arg)?),
-            "--holdout" => args.tune.holdout = parse(a, &arg)?,
-            "--l2" => args.tune.l2 = parse(a, &arg)?,
-            "--limit" => args.limit = Some(parse(a, &arg)?),
-            "--threads" => args.threads = Some(parse(a, &arg)?),
-            "--report-every" => args.tune.report_every = parse(a, &arg)?,
-            "-h" | "--help" => return Err(USAGE.into()),
-            other => return Err(format!("unknown argument '{other}'\n{USAGE}")),
+impl TuneOptions {
+    /// The settings of the fit.
+    fn config(&self) -> TuneConfig {
+        TuneConfig {
+            epochs: self.epochs,
+            lr: self.lr,
+            lambda: self.lambda,
+            k: self.k,
+            holdout: self.holdout,
+            l2: self.l2,
+            report_every: self.report_every,
         }
     }
-    if args.data.is_empty() {
-        return Err(format!("--data is required\n{USAGE}"));
-    }
-    Ok(args)
 }
 
 /// Mean absolute change per group, for the report.
@@ -95,6 +99,7 @@ fn group_changes(before: &[S], after: &[S]) -> Vec<(&'static str, f64, f64)> {
 }
 
 fn run(args: Args) -> Result<(), String> {
+    let tune = args.tune.config();
     if let Some(n) = args.threads {
         rayon::ThreadPoolBuilder::new()
             .num_threads(n)
@@ -127,7 +132,7 @@ fn run(args: Args) -> Result<(), String> {
         return Err("no positions".into());
     }
     let t = Instant::now();
-    let result = texel::tune(&data, &init.0, &args.tune, &mut |epoch, loss, val| {
+    let result = texel::tune(&data, &init.0, &tune, &mut |epoch, loss, val| {
         let val = val.map_or(String::new(), |v| format!("  validation loss {v:.6}"));
         log::info!(
             "epoch {epoch:5}  train loss {loss:.6}{val}  ({:.1} s)",
@@ -151,7 +156,7 @@ fn run(args: Args) -> Result<(), String> {
             100.0 * (after / before - 1.0)
         );
     }
-    if let (Some((before, after)), true) = (result.validation_results, args.tune.lambda < 1.0) {
+    if let (Some((before, after)), true) = (result.validation_results, tune.lambda < 1.0) {
         println!(
             "validation loss against game results only: before {before:.6}, after {after:.6} ({:+.2}%)",
             100.0 * (after / before - 1.0)
@@ -175,7 +180,7 @@ fn run(args: Args) -> Result<(), String> {
     let note = format!(
         "tuned on {} positions, lambda {}, K {:.6}, loss {:.6} -> {:.6}",
         data.len(),
-        args.tune.lambda,
+        tune.lambda,
         result.k,
         result.train_before,
         result.train_after
@@ -188,8 +193,7 @@ fn run(args: Args) -> Result<(), String> {
 
 fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("info")).init();
-    let result = arguments(std::env::args().skip(1).collect()).and_then(run);
-    match result {
+    match run(Args::parse()) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("vorpal-tune: {e}");

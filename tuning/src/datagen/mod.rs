@@ -28,6 +28,7 @@
 //! on the settings and its index, so rerunning with the same `--out` skips the recorded games and
 //! plays the rest; a partial game written by an interrupted run is cut off first.
 
+pub mod args;
 pub mod packed;
 pub mod progress;
 pub mod relabel;

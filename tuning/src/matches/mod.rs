@@ -9,6 +9,7 @@
 //! and SPRT statistics and [`elo_report`] what a report may say about strength.
 
 pub mod adjudication;
+pub mod args;
 pub mod cli;
 pub mod elo_report;
 pub mod gameplay;

@@ -1,5 +1,5 @@
-//! The `vorpal-nnue` command line: options, the run from loading to the written network, and
-//! its progress report.
+//! The `vorpal-nnue` run: its options (read from the command line by [`super::args`]), the
+//! run from loading to the written network, and its progress report.
 
 use super::checkpoint::Checkpoint;
 use super::data::{load_samples, split_holdout, LoadReport, Sample};
@@ -8,29 +8,6 @@ use super::train::{fit_k, hand_crafted_loss, score_loss, TrainConfig, Trainer};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
-
-/// Usage text.
-pub const USAGE: &str = "usage: vorpal-nnue --data FILE [FILE ...] [options]
-  --data FILE...      datagen files: packed (.bin, read directly) or text lines
-                      '<pipe FEN> | <score cp> | <result>' (White's view), told by their first bytes
-  --out NET           network file to write (default nnue.net)
-  --hidden H          hidden neurons per perspective, a multiple of 16 (default 128)
-  --epochs N          epochs (default 10)
-  --batch N           positions per optimiser step (default 16384)
-  --lr X              peak learning rate (default 0.001), cosine decay to X * --lr-end
-  --lr-end F          final learning rate as a fraction of --lr (default 0.05)
-  --wd X              AdamW decoupled weight decay (default 0.01)
-  --lambda X          weight of the search score in the target, rest = game result (default 0.75)
-  --scale CP          centipawns per unit of network output (default 400)
-  --k CP              sigmoid scale (default: fitted on the training set)
-  --seed N            seed of weights and shuffling (default 1)
-  --hce-prior X       weight of the hand-crafted evaluation in the training target (default 0)
-  --no-augment        no board-swapped / file-mirrored copies of positions without castling
-  --threads N         worker threads (default: all cores)
-  --checkpoint DIR    write a float checkpoint there after every epoch (epoch-N.ckpt)
-  --resume FILE       continue the run of a checkpoint (same data and options)
-  --max-positions N   read at most N positions
-  --val-fraction F    fraction held out for validation, by blocks of 10,000 positions (default 0.05)";
 
 /// Parsed options.
 #[derive(Clone, Debug, PartialEq)]
@@ -57,92 +34,6 @@ pub struct Options {
 
 /// Validation block: consecutive positions held out together.
 pub const VAL_BLOCK: usize = 10_000;
-
-fn value<T: std::str::FromStr>(
-    it: &mut std::iter::Peekable<std::vec::IntoIter<String>>,
-    name: &str,
-) -> Result<T, String> {
-    let v = it.next().ok_or_else(|| format!("{name} needs a value"))?;
-    v.parse().map_err(|_| format!("bad value '{v}' for {name}"))
-}
-
-/// Parses the arguments (without the program name).
-pub fn parse_args(args: Vec<String>) -> Result<Options, String> {
-    let mut o = Options {
-        data: Vec::new(),
-        out: PathBuf::from("nnue.net"),
-        train: TrainConfig::default(),
-        k: None,
-        threads: None,
-        checkpoint: None,
-        resume: None,
-        max_positions: None,
-        val_fraction: 0.05,
-    };
-    let mut it = args.into_iter().peekable();
-    while let Some(arg) = it.next() {
-        let a = &mut it;
-        match arg.as_str() {
-            "--data" => {
-                while let Some(next) = a.next_if(|n| !n.starts_with("--")) {
-                    o.data.push(PathBuf::from(next));
-                }
-            }
-            "--out" => o.out = PathBuf::from(value::<String>(a, &arg)?),
-            "--hidden" => o.train.hidden = value(a, &arg)?,
-            "--epochs" => o.train.epochs = value(a, &arg)?,
-            "--batch" => o.train.batch = value(a, &arg)?,
-            "--lr" => o.train.lr = value(a, &arg)?,
-            "--lr-end" => o.train.lr_end = value(a, &arg)?,
-            "--wd" => o.train.adam.weight_decay = value(a, &arg)?,
-            "--lambda" => o.train.lambda = value(a, &arg)?,
-            "--scale" => o.train.scale = value(a, &arg)?,
-            "--k" => o.k = Some(value(a, &arg)?),
-            "--seed" => o.train.seed = value(a, &arg)?,
-            "--no-augment" => o.train.augment = false,
-            "--hce-prior" => o.train.hce_prior = value(a, &arg)?,
-            "--threads" => o.threads = Some(value(a, &arg)?),
-            "--checkpoint" => o.checkpoint = Some(PathBuf::from(value::<String>(a, &arg)?)),
-            "--resume" => o.resume = Some(PathBuf::from(value::<String>(a, &arg)?)),
-            "--max-positions" => o.max_positions = Some(value(a, &arg)?),
-            "--val-fraction" => o.val_fraction = value(a, &arg)?,
-            other => return Err(format!("unknown argument '{other}'")),
-        }
-    }
-    let t = &o.train;
-    if o.data.is_empty() {
-        return Err("--data is required".into());
-    }
-    if t.hidden == 0 || !t.hidden.is_multiple_of(16) || t.hidden > vorpal_engine::nnue::format::MAX_HIDDEN {
-        return Err(format!(
-            "--hidden {} must be a positive multiple of 16 up to 2048",
-            t.hidden
-        ));
-    }
-    if t.epochs == 0 || t.batch == 0 {
-        return Err("--epochs and --batch must be positive".into());
-    }
-    let rates_ok = t.lr > 0.0 && t.lr.is_finite() && (0.0..=1.0).contains(&t.lr_end);
-    if !rates_ok || !(0.0..=1.0).contains(&t.adam.weight_decay) {
-        return Err("--lr must be positive, --lr-end and --wd in 0..1".into());
-    }
-    if !(0.0..=1.0).contains(&t.lambda) {
-        return Err("--lambda must be in 0..1".into());
-    }
-    if !(1..=100_000).contains(&t.scale) {
-        return Err("--scale must be in 1..100000".into());
-    }
-    if o.k.is_some_and(|k| !(k > 0.0 && k.is_finite())) {
-        return Err("--k must be positive".into());
-    }
-    if !(0.0..0.5).contains(&o.val_fraction) {
-        return Err("--val-fraction must be in 0..0.5".into());
-    }
-    if o.threads == Some(0) {
-        return Err("--threads must be positive".into());
-    }
-    Ok(o)
-}
 
 /// Prints a progress line; a closed stdout is not an error worth stopping a run for.
 fn say(text: &str) {

@@ -17,16 +17,7 @@ use super::train::{fit_k, hand_crafted_loss, mean_loss, score_loss};
 use std::path::{Path, PathBuf};
 use vorpal_engine::nnue::{NetFile, EMBEDDED_NET};
 
-/// Usage of `vorpal-nnue compare`.
-pub const USAGE: &str = "usage: vorpal-nnue compare --data FILE [FILE ...] [--net NET ...] [options]
-  --data FILE...      labelled positions: packed (.bin) or text datagen files
-  --net NET           a network file, or `builtin` for the engine's own (default: builtin);
-                      repeat for more
-  --k CP              sigmoid scale (default: fitted on these positions)
-  --lambda X          weight of the search score in the target (default 0.75, as training)
-  --max-positions N   read at most N positions";
-
-/// The parsed command line.
+/// What to compare (read from the command line by [`super::args`]).
 #[derive(Clone, Debug, Default)]
 pub struct CompareOptions {
     /// Data files.
@@ -54,51 +45,6 @@ pub struct Comparison {
     pub hand_crafted: f64,
     /// Each network's loss, in the order given.
     pub nets: Vec<(String, f64)>,
-}
-
-/// Parses the arguments after `compare`.
-pub fn parse_compare_args(args: &[String]) -> Result<CompareOptions, String> {
-    let mut o = CompareOptions {
-        lambda: 0.75,
-        ..CompareOptions::default()
-    };
-    let mut it = args.iter().peekable();
-    let value = |it: &mut std::iter::Peekable<std::slice::Iter<String>>, name: &str| -> Result<String, String> {
-        it.next().cloned().ok_or_else(|| format!("{name} needs a value"))
-    };
-    while let Some(arg) = it.next() {
-        match arg.as_str() {
-            "--data" => {
-                while let Some(path) = it.next_if(|a| !a.starts_with("--")) {
-                    o.data.push(PathBuf::from(path));
-                }
-            }
-            "--net" => o.nets.push(value(&mut it, arg)?),
-            "--k" => o.k = Some(value(&mut it, arg)?.parse().map_err(|_| "--k takes centipawns")?),
-            "--lambda" => o.lambda = value(&mut it, arg)?.parse().map_err(|_| "--lambda takes a number")?,
-            "--max-positions" => {
-                o.max_positions = Some(
-                    value(&mut it, arg)?
-                        .parse()
-                        .map_err(|_| "--max-positions takes a count")?,
-                )
-            }
-            other => return Err(format!("unknown argument '{other}'")),
-        }
-    }
-    if o.data.is_empty() {
-        return Err("--data is required".into());
-    }
-    if !(0.0..=1.0).contains(&o.lambda) {
-        return Err("--lambda must lie in 0..1".into());
-    }
-    if o.k.is_some_and(|k| k.is_nan() || k <= 0.0) {
-        return Err("--k must be positive".into());
-    }
-    if o.nets.is_empty() {
-        o.nets.push("builtin".into());
-    }
-    Ok(o)
 }
 
 /// The network file named `name` (`builtin`: the engine's own), checked like any other.
@@ -229,13 +175,5 @@ mod tests {
             .unwrap_err()
             .contains("/nonexistent/net.nnue"));
         std::fs::remove_file(&path).unwrap();
-        let args = |a: &[&str]| parse_compare_args(&a.iter().map(|s| s.to_string()).collect::<Vec<_>>());
-        assert!(args(&["--net", "x"]).unwrap_err().contains("--data"));
-        let o = args(&["--data", "a.bin", "b.bin", "--k", "210"]).unwrap();
-        assert_eq!(
-            (o.data.len(), o.nets.clone(), o.k),
-            (2, vec!["builtin".to_string()], Some(210.0))
-        );
-        assert!(args(&["--data", "a.bin", "--json"]).unwrap_err().contains("--json"));
     }
 }

@@ -1,33 +1,23 @@
 //! `vorpal-match spsa`: SPSA of the search parameters, every batch of game pairs played by the
 //! match runner between two copies of one engine built with `--features tune` (which lists the
 //! parameters as UCI spin options). The match options (`--tc`, `--openings`, `--concurrency`,
-//! `--variant`, adjudication, margins) mean what they mean for a match; the state file is
+//! `--variant`, adjudication, margins: [`crate::matches::args::MatchOptions`]) mean what they
+//! mean for a match; those of a match's outputs and schedule are not taken; the state file is
 //! rewritten after every batch, so `--resume` continues an interrupted run exactly.
 
-use crate::matches::cli::{number, options, parse_match, single};
+use crate::matches::args::{MatchArgs, MatchOptions};
 use crate::matches::matchrunner::{run_match, MatchConfig};
 use crate::matches::openings::SplitMix64;
 use crate::matches::schedule::{Schedule, Tournament};
-use crate::spsa::{run, Perturbation, Spsa, SpsaParam, SpsaSettings};
-use std::path::{Path, PathBuf};
+use crate::spsa::args::SpsaArgs;
+use crate::spsa::{run, Perturbation, Spsa, SpsaParam};
+use std::path::Path;
 use vorpal_client::engine_process::EngineProcess;
 use vorpal_engine::search::SearchParams;
 
 /// Names of the two engines in the batches' statistics.
 const PLUS: &str = "spsa-plus";
 const MINUS: &str = "spsa-minus";
-
-/// Match options that make no sense inside an SPSA run.
-const REFUSED: [&str; 8] = [
-    "pgn",
-    "pgnout",
-    "results",
-    "sprt",
-    "shard",
-    "games",
-    "rounds",
-    "tournament",
-];
 
 /// The parameters named by `--params` (comma-separated, or `all`).
 fn chosen_params(list: &str) -> Result<Vec<SpsaParam>, String> {
@@ -100,47 +90,36 @@ fn check_engine_lists(base: &MatchConfig, params: &[SpsaParam]) -> Result<(), St
     }
 }
 
-/// Runs `vorpal-match spsa ARGS`.
-pub fn spsa_command(args: &[String]) -> Result<i32, String> {
-    let mut settings = SpsaSettings::default();
-    let mut params = chosen_params("all")?;
-    let mut state: Option<PathBuf> = None;
-    let mut resume = false;
-    let mut match_args: Vec<String> = Vec::new();
-    let mut engines = 0;
-    for (name, values) in options(args)? {
-        match name.as_str() {
-            "pairs" => settings.pairs = number(&name, &values)?,
-            "batch" => settings.batch = number(&name, &values)?,
-            "r-end" => settings.r_end = number(&name, &values)?,
-            "alpha" => settings.alpha = number(&name, &values)?,
-            "gamma" => settings.gamma = number(&name, &values)?,
-            "seed" => settings.seed = number(&name, &values)?,
-            "params" => params = chosen_params(single(&name, &values)?)?,
-            "state" => state = Some(PathBuf::from(single(&name, &values)?)),
-            "resume" => resume = true,
-            n if REFUSED.contains(&n) => return Err(format!("spsa: --{n} is not available in an SPSA run")),
-            _ => {
-                engines += usize::from(name == "engine");
-                match_args.push(format!("--{name}"));
-                match_args.extend(values);
-            }
-        }
-    }
-    if engines != 1 {
+/// The match every batch is drawn from: the one engine of `options` against itself.
+fn batch_config(mut options: MatchOptions) -> Result<MatchConfig, String> {
+    let [engine] = options.engines.0.as_slice() else {
         return Err("spsa: give exactly one --engine (a `--features tune` build); it plays itself".into());
+    };
+    let copy = engine.clone();
+    options.engines.0.push(copy);
+    let mut base = MatchArgs {
+        options,
+        seed: 1,
+        rounds: None,
+        games: None,
+        tournament: Default::default(),
+        pgn: None,
+        results: None,
+        resume: false,
+        shard: None,
+        sprt: None,
     }
-    let state = state.ok_or("spsa: --state FILE is required")?;
-    // The one engine plays itself: duplicate its settings as the second engine.
-    let engine_at = match_args.iter().position(|a| a == "--engine").expect("counted above");
-    let engine_len = match_args[engine_at + 1..]
-        .iter()
-        .position(|a| a.starts_with("--"))
-        .unwrap_or(match_args.len() - engine_at - 1);
-    let copy: Vec<String> = match_args[engine_at..=engine_at + engine_len].to_vec();
-    match_args.extend(copy);
-    let mut base = parse_match(&match_args)?;
+    .config()?;
     base.progress = false;
+    Ok(base)
+}
+
+/// Runs `vorpal-match spsa` with its parsed command line.
+pub fn spsa_command(args: SpsaArgs) -> Result<i32, String> {
+    let settings = args.settings();
+    let params = chosen_params(&args.params)?;
+    let (state, resume) = (args.state, args.resume);
+    let base = batch_config(args.options)?;
     let mut spsa = Spsa::new(settings, params)?;
     check_engine_lists(&base, &spsa.params)?;
     if resume {
@@ -199,6 +178,51 @@ pub fn spsa_command(args: &[String]) -> Result<i32, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::spsa::SpsaSettings;
+    use clap::Parser;
+
+    #[derive(clap::Parser)]
+    struct Line {
+        #[command(flatten)]
+        args: SpsaArgs,
+    }
+
+    fn parse(words: &str) -> Result<SpsaArgs, String> {
+        let line = Line::try_parse_from(std::iter::once("spsa").chain(words.split_whitespace()));
+        Ok(line.map_err(|e| e.to_string())?.args)
+    }
+
+    #[test]
+    fn the_one_engine_plays_itself_under_the_match_options() {
+        let args = parse(
+            "--engine cmd=/bin/e name=tune option.Hash=16 --tc nodes=100 --maxmoves 50 \
+             --pairs 8 --batch 1 --r-end 0.5 --params lmp_base,rfp_margin --state s --resume",
+        )
+        .unwrap();
+        let settings = args.settings();
+        assert_eq!((settings.pairs, settings.batch, settings.r_end), (8, 1, 0.5));
+        assert_eq!(settings.alpha, SpsaSettings::default().alpha);
+        assert_eq!(chosen_params(&args.params).unwrap().len(), 2);
+        assert!(args.resume);
+        let base = batch_config(args.options).unwrap();
+        assert_eq!(base.engines.len(), 2);
+        assert_eq!(base.engines[0].options, base.engines[1].options);
+        assert_eq!((base.game.adjudication.max_moves, base.progress), (Some(50), false));
+        let two = parse("--engine cmd=a --engine cmd=b --tc 1+0 --state s").unwrap();
+        assert!(batch_config(two.options).unwrap_err().contains("exactly one --engine"));
+        for refused in [
+            "--pgn x.pgn",
+            "--sprt",
+            "--games 4",
+            "--shard 0/2",
+            "--tournament gauntlet",
+        ] {
+            let e = parse(&format!("--engine cmd=a --tc 1+0 --state s {refused}")).err();
+            let flag = refused.split_whitespace().next().unwrap();
+            assert!(e.is_some_and(|e| e.contains(flag)), "{refused} accepted");
+        }
+        assert!(parse("--engine cmd=a --tc 1+0").unwrap_err().contains("--state"));
+    }
 
     #[test]
     fn all_means_every_parameter_but_the_switches() {

@@ -8,9 +8,10 @@
 //! The driver is independent of how games are played (the `play` callback): `vorpal-match spsa`
 //! plays them with the match runner; the tests use a simulated engine.
 //!
-//! The tool is run by `vorpal-match spsa` ([`cli`]); it sits above the match runner
+//! The tool is run by `vorpal-match spsa` ([`cli`], its command line [`args`]); it sits above the match runner
 //! ([`crate::matches`]), whose command-line parsing and games it uses.
 
+pub mod args;
 pub mod cli;
 
 use crate::matches::openings::SplitMix64;
