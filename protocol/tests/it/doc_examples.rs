@@ -224,6 +224,7 @@ fn readme_commands() -> Vec<String> {
 }
 
 #[test]
+#[ignore = "full tier: runs every README command as written (bench, a 3 s search: about 30 s)"]
 fn every_readme_command_line_runs() {
     let commands = readme_commands();
     assert!(commands.len() >= 8, "{commands:?}");

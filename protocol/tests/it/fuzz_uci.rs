@@ -10,6 +10,7 @@ use vorpal_tests::fuzz::uci_run::{run_stream, Ending};
 use vorpal_tests::fuzz::{run_process, PROCESS_TARGETS};
 
 #[test]
+#[ignore = "full tier: a seeded stream of random UCI sessions against the binary (cargo fuzz covers the door in CI)"]
 fn uci_fuzz_short_run() {
     let engine = vorpal_binary();
     for (name, target) in PROCESS_TARGETS {

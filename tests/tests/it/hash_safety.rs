@@ -53,6 +53,7 @@ fn positions(count: usize) -> Vec<Position> {
 }
 
 #[test]
+#[ignore = "full tier: 160 searches with eight threads on a 1 MB table"]
 fn lazy_smp_on_a_tiny_table_plays_and_reports_only_legal_moves() {
     let mut searcher = Searcher::new(SearchOptions {
         threads: 8,

@@ -337,6 +337,7 @@ fn sprt_stops_the_match_at_a_bound() {
 }
 
 #[test]
+#[ignore = "full tier: three 12-game matches"]
 fn the_schedule_is_deterministic_by_seed() {
     let dir = Scratch::new("determinism");
     let book: String = ["1. e4", "1. d4", "1. c4", "1. Nf3", "1. g3", "1. b3"].join("\n");

@@ -32,6 +32,7 @@ fn rule_args(rules: Rules) -> String {
 }
 
 #[test]
+#[ignore = "full tier: a real match in each of the twelve rule sets (match_real plays the default one)"]
 fn vorpal_plays_every_variant_under_the_arbiter() {
     let mut all: Vec<Rules> = Variant::ALL.iter().map(|&v| Rules::for_variant(v)).collect();
     all.push(Rules::default().with_chess960(true));
