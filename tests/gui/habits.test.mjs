@@ -7,13 +7,12 @@ import { test as nodeTest, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
 import { startGui } from './launch.mjs';
+import { cell, ready, clickMove, moveCount, closePage } from './page.mjs';
 
 const BIN = process.env.VORPAL_BIN;
 let browser;
 let server;
 const test = (name, fn) => nodeTest(name, { timeout: 180000 }, fn);
-const cell = (board, square) => `[data-board="${board}"][data-square="${square}"]`;
-const ready = (page) => page.waitForFunction(() => /to move|wins|Draw|loses/.test(document.getElementById('status').textContent));
 
 async function openPage(opts = {}) {
   const context = await browser.newContext({ viewport: opts.viewport || { width: 1400, height: 900 }, bypassCSP: true, hasTouch: !!opts.touch });
@@ -22,21 +21,6 @@ async function openPage(opts = {}) {
   await page.goto(opts.url || server.url);
   await ready(page);
   return page;
-}
-
-async function closePage(page) {
-  const hide = page.evaluate(() => window.dispatchEvent(new Event('pagehide'))).catch(() => {});
-  await Promise.race([hide, new Promise((ok) => setTimeout(ok, 3000))]);
-  await page.context().close();
-}
-
-async function clickMove(page, from, to) {
-  await page.click(cell(...from));
-  await page.click(cell(...to));
-}
-
-async function moveCount(page, n) {
-  await page.waitForFunction((k) => document.querySelectorAll('#moves .move').length === k, n, { timeout: 30000 });
 }
 
 /** A right-button drag from one cell to another (the same cell: a right click). */

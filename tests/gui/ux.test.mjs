@@ -10,6 +10,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { startGui } from './launch.mjs';
+import { cell, ready, clickMove, moveCount, closePage } from './page.mjs';
 
 const BIN = process.env.VORPAL_BIN;
 const SHOTS = process.env.SCREENSHOT_DIR || '/tmp/vorpal-gui-shots';
@@ -43,8 +44,6 @@ function stopServer(s) {
   });
 }
 
-const ready = (page) => page.waitForFunction(() => /to move|wins|Draw|loses/.test(document.getElementById('status').textContent));
-
 /** A page in a new context (or `opts.context`). Playwright's waitForFunction evaluates text,
  * which the server's Content-Security-Policy forbids, so the contexts bypass it (gui.test.mjs
  * checks the page under the real policy). */
@@ -57,24 +56,8 @@ async function openPage(opts = {}) {
   return page;
 }
 
-async function closePage(page) {
-  const hide = page.evaluate(() => window.dispatchEvent(new Event('pagehide'))).catch(() => {});
-  await Promise.race([hide, new Promise((ok) => setTimeout(ok, 3000))]);
-  await page.context().close();
-}
-
-const cell = (board, square) => `[data-board="${board}"][data-square="${square}"]`;
 const mainMoves = (page) => page.locator('#moves .move:not(.variation)').allTextContents();
 const allMoves = (page) => page.locator('#moves .move').allTextContents();
-
-async function clickMove(page, from, to) {
-  await page.click(cell(...from));
-  await page.click(cell(...to));
-}
-
-async function moveCount(page, n) {
-  await page.waitForFunction((k) => document.querySelectorAll('#moves .move').length === k, n, { timeout: 30000 });
-}
 
 async function importYearout(page) {
   await page.fill('#pgn', YEAROUT);

@@ -1,0 +1,26 @@
+// What the browser tests share about the page: cells by board and square, waiting for the
+// first state, moves by two clicks, counting the moves, and closing a page as a person would.
+
+/** The selector of the cell `square` of board `board` (`A`, `B`, `C`). */
+export const cell = (board, square) => `[data-board="${board}"][data-square="${square}"]`;
+
+/** Resolves once the page shows a game (its status line says whose move it is or the result). */
+export const ready = (page) => page.waitForFunction(() => /to move|wins|Draw|loses/.test(document.getElementById('status').textContent));
+
+/** A move by two clicks: the piece's cell, then its landing cell. */
+export async function clickMove(page, from, to) {
+  await page.click(cell(...from));
+  await page.click(cell(...to));
+}
+
+/** Waits until the move list holds `n` moves. */
+export async function moveCount(page, n) {
+  await page.waitForFunction((k) => document.querySelectorAll('#moves .move').length === k, n, { timeout: 30000 });
+}
+
+/** Leaves the page as a tab closing would (its beacon ends the session), then its context. */
+export async function closePage(page) {
+  const hide = page.evaluate(() => window.dispatchEvent(new Event('pagehide'))).catch(() => {});
+  await Promise.race([hide, new Promise((ok) => setTimeout(ok, 3000))]);
+  await page.context().close();
+}
