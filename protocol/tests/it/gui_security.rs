@@ -333,13 +333,7 @@ fn engines_die_with_a_killed_server() {
 /// Starts analysis with a misbehaving engine and returns the server and the session.
 fn analyse_with(mode: &str, file: Option<&str>) -> (GuiServer, String) {
     let server = start(&[], &misbehaving(mode, file));
-    let sid = server.new_session();
-    let r = server.api(
-        "POST",
-        &format!("/api/cmd?sid={sid}"),
-        Some(r#"{"cmd":"settings","mode":"analysis"}"#),
-    );
-    assert_eq!(r.status, 200, "{}", r.body);
+    let sid = server.engine_session();
     (server, sid)
 }
 

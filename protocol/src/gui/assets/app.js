@@ -124,7 +124,7 @@ function show(s) {
 /** Abort (before both sides have moved), Offer draw and Resign, in a game against the
  * engine that has not ended; Resign asks first, in the page. */
 function showGameActions(s) {
-  let end = s.nodes.find((n) => n.id === s.node);
+  let end = shownNode(s);
   while (end && end.children.length) {
     const next = end.children[0];
     end = s.nodes.find((n) => n.id === next);
@@ -365,7 +365,7 @@ function setCell(cell) {
 
 /** "Last move: 12… Nf3/A" for the shown position (its own element, in view on a phone). */
 function lastMoveText(s) {
-  const here = s.nodes.find((n) => n.id === s.node);
+  const here = shownNode(s);
   if (!here || here.ply === 0 || !here.san) return 'Start position';
   const half = here.ply - 1 + (s.startBlack ? 1 : 0);
   const number = s.startMove + Math.floor(half / 2);
