@@ -247,13 +247,18 @@ pub fn vorpal() -> &'static str {
 
 /// A `vorpal` built with the `tune` feature, from `VORPAL_TUNE_BIN` (the full tier's command
 /// in docs/testing.md builds it first: a build with other features is no test's own binary).
+/// A relative `VORPAL_TUNE_BIN` is read from the workspace root (tests run in their crate's
+/// folder, so `target/tune/debug/vorpal` as CI writes it would not be found from there).
 pub fn tune_vorpal() -> String {
-    std::env::var("VORPAL_TUNE_BIN").unwrap_or_else(|_| {
+    let given = std::env::var("VORPAL_TUNE_BIN").unwrap_or_else(|_| {
         panic!(
             "set VORPAL_TUNE_BIN to a `--features tune` build: cargo build -p vorpal \
              --features tune --target-dir target/tune && VORPAL_TUNE_BIN=target/tune/debug/vorpal"
         )
-    })
+    });
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(&given);
+    assert!(path.is_file(), "VORPAL_TUNE_BIN: no file at {}", path.display());
+    path.to_string_lossy().into_owned()
 }
 
 /// Leaves of the move tree to `depth`, every move relayed as the text an engine would send.
