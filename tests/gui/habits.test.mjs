@@ -1,5 +1,5 @@
 // Browser tests of the lichess habits of `vorpal gui` (issue 36): arrows and circles drawn with
-// the right button or a long press and kept in PGN as [%cal]/[%csl], comments written in the
+// the right button, a long press or the keyboard and kept in PGN as [%cal]/[%csl], comments written in the
 // page, an arrow per engine line, a position link, the side kept from play to analysis,
 // feedback for a piece without a move, and a sign that the engine is thinking.
 
@@ -116,6 +116,33 @@ test('a long press draws on touch: a circle, then an arrow', async () => {
   await longPress('A', 'g1');
   await page.tap(cell('A', 'f3'));
   await page.waitForFunction(() => document.querySelectorAll('svg.drawings line').length === 1);
+  assert.equal(await page.locator('#moves .move').count(), 0, 'no move was played');
+  await closePage(page);
+});
+
+test('drawings from the keyboard: D on a cell and D on another, Shift for red, Esc drops one', async () => {
+  const page = await openPage();
+  await newHumanGame(page);
+  const press = async (board, square, key) => {
+    await page.focus(cell(board, square));
+    await page.keyboard.press(key);
+  };
+  // An arrow g1 -> f3 on board A, green.
+  await press('A', 'g1', 'd');
+  await page.waitForSelector('.cell.draw-from');
+  await press('A', 'f3', 'd');
+  await page.waitForFunction(() => document.querySelectorAll('svg.drawings line').length === 1);
+  // A red circle on e4 of board B.
+  await press('B', 'e4', 'Shift+D');
+  await press('B', 'e4', 'Shift+D');
+  await page.waitForFunction(() => document.querySelectorAll('svg.drawings circle').length === 1);
+  // Begun, then dropped: nothing more is drawn.
+  await press('A', 'b1', 'd');
+  await page.keyboard.press('Escape');
+  assert.equal(await page.locator('.cell.draw-from').count(), 0);
+  const pgn = await exportedPgn(page, '[%cal');
+  assert.match(pgn, /\[%csl Re4\/B\]/);
+  assert.match(pgn, /\[%cal Gg1f3\]/);
   assert.equal(await page.locator('#moves .move').count(), 0, 'no move was played');
   await closePage(page);
 });

@@ -42,6 +42,11 @@ export class Boards {
       if (cell && (e.key === 'Enter' || e.key === ' ')) {
         e.preventDefault();
         this.activate(cell);
+      } else if (cell && e.key.toLowerCase() === 'd' && !e.ctrlKey && !e.metaKey) {
+        e.preventDefault();
+        this.keyDraw(cell, e);
+      } else if (e.key === 'Escape' && this.drawing) {
+        this.finishDrawing(null);
       }
     });
     root.addEventListener('focusin', (e) => this.hoverTwin(e, true));
@@ -302,6 +307,19 @@ export class Boards {
     if (!this.state.legal.length) this.hooks.onNoMove('No move can be played in this position.');
     else if (!mine) this.hooks.onNoMove(`It is ${this.state.turn === 'white' ? 'White' : 'Black'}'s move: ${where} is not theirs.`);
     else this.hooks.onNoMove(`${where[0].toUpperCase()}${where.slice(1)} has no legal move.`);
+  }
+
+  /** Keyboard drawing: D on a focused cell begins a drawing there (its colour from Shift and
+   * Alt, as with the right button); D on another cell of that board ends it with an arrow, D
+   * on the same cell with a circle; Escape drops it. */
+  keyDraw(cell, e) {
+    if (this.drawing && this.drawing.keyboard) {
+      this.finishDrawing(cell);
+      return;
+    }
+    this.finishDrawing(null);
+    this.drawing = { board: cell.dataset.board, square: cell.dataset.square, colour: colourOf({ shiftKey: e.shiftKey, altKey: e.altKey }), keyboard: true };
+    cell.classList.add('draw-from');
   }
 
   /** A touch rested on a cell: a drawing begins there (a tap on a cell ends it). */
