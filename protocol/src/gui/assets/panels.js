@@ -4,6 +4,19 @@
 
 import { readComment } from './drawings.js';
 
+/** Makes `node` act on a click and, once focused with Tab, on Enter or Space (a control that
+ * is not a button is keyboard-reachable too). */
+export function actOn(node, fn) {
+  node.tabIndex = 0;
+  node.setAttribute('role', 'button');
+  node.addEventListener('click', fn);
+  node.addEventListener('keydown', (e) => {
+    if (e.key !== 'Enter' && e.key !== ' ') return;
+    e.preventDefault();
+    fn();
+  });
+}
+
 /** Fills the move list (`#moves`) with the whole tree, as on lichess: the main line's moves
  * (class `move`), each variation in parentheses after the move it replaces (its moves have the
  * classes `move variation`), comments in braces, the shown move highlighted. */
@@ -27,7 +40,7 @@ export function renderMoves(el, state, onGoto) {
     s.dataset.ply = String(node.ply);
     s.dataset.node = String(node.id);
     if (node.id === state.node) s.classList.add('current');
-    s.addEventListener('click', () => onGoto(node.id));
+    actOn(s, () => onGoto(node.id));
     parentEl.append(s, ' ');
     const text = readComment(node.comment).text;
     if (text) parentEl.append(span('comment', text), ' ');
@@ -117,7 +130,7 @@ export function renderLines(el, state, onPlay) {
       else if (i === 0) row.appendChild(span('num', `${number}…`));
       const s = span('pv-move', m.san);
       s.title = 'play the line up to this move';
-      s.addEventListener('click', () => onPlay(line.pv.slice(0, i + 1).map((x) => x.uci)));
+      actOn(s, () => onPlay(line.pv.slice(0, i + 1).map((x) => x.uci)));
       row.appendChild(s);
       if (black) number += 1;
       black = !black;

@@ -3,6 +3,8 @@
 // go there), both sides' accuracy, the marked moves with the engine's better lines, the marks
 // `?!` `?` `??` in the move list, and the annotated PGN for export.
 
+import { actOn } from './panels.js';
+
 const SVG = 'http://www.w3.org/2000/svg';
 const WIDTH = 600;
 const HEIGHT = 120;
@@ -111,7 +113,7 @@ function markedList(state, review, onGoto) {
     row.append(el('span', `label ${m.judgement}`, moveLabel(state, m)));
     if (m.best) row.append(el('span', 'best', `${m.best} was best`));
     if (m.line) row.append(el('span', 'pv', m.line));
-    row.addEventListener('click', () => onGoto(m.node));
+    actOn(row, () => onGoto(m.node));
     list.append(row);
   }
   return list;

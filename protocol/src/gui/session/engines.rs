@@ -92,10 +92,18 @@ impl PageSession {
         Ok(())
     }
 
+    /// Ends engine `slot` (its process is killed) and forgets it: what it says while dying,
+    /// its failure included, belongs to an older generation and is dropped.
+    pub(super) fn end_engine(&mut self, slot: usize) {
+        self.workers[slot] = None;
+        self.generation[slot] += 1;
+    }
+
     /// Restarts every engine the mode needs (after a failure, or new rules or settings); a
     /// mode between people ends them.
     pub fn restart_engines(&mut self, shared: &Arc<Shared>) {
-        self.workers = [None, None];
+        self.end_engine(0);
+        self.end_engine(1);
         self.search = None;
         self.analysis.clear();
         self.message = None;
@@ -201,7 +209,7 @@ impl PageSession {
             Ok(mv) => self.play_checked(mv),
             Err(e) => {
                 let why = format!("sent an illegal move: {e}");
-                self.workers[slot] = None;
+                self.end_engine(slot);
                 self.stop_clocks();
                 self.alert = Some(format!(
                     "{} {why}. The game is kept; press Restart engine.",
@@ -311,7 +319,8 @@ impl PageSession {
         self.stop_search();
         self.stop_clocks();
         // Between people no engine is needed: end them (their places in the cap are free).
-        self.workers = [None, None];
+        self.end_engine(0);
+        self.end_engine(1);
         for state in &mut self.engine {
             state.ready = false;
         }

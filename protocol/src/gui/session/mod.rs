@@ -173,7 +173,8 @@ impl Shared {
     /// Ends the engines (the session is being dropped by the hub).
     pub fn close(&self) {
         let mut s = self.lock();
-        s.workers = [None, None];
+        s.end_engine(0);
+        s.end_engine(1);
         s.search = None;
         s.review = None;
     }
@@ -497,6 +498,35 @@ mod tests {
             .iter()
             .map(|&n| s.tree.node(n).san.clone())
             .collect()
+    }
+
+    /// Ending the engines on purpose (analysis, then a mode between people) is no failure:
+    /// the dying engine's last word belongs to an older generation.
+    #[test]
+    fn engines_ended_by_a_mode_change_are_not_failures() {
+        let script = "while read l; do case $l in uci) echo uciok;; isready) echo readyok;; quit) exit 0;; esac; done";
+        let engines = vec![EngineConfig {
+            name: "silent".into(),
+            cmd: "sh".into(),
+            args: vec!["-c".into(), script.into()],
+            ..EngineConfig::default()
+        }];
+        let shared = Shared::new(Arc::new(engines), EnginePool::new(2));
+        let analysis = Settings {
+            mode: Mode::Analysis,
+            ..Settings::default()
+        };
+        shared.update(|s, shared| s.apply_settings(shared, analysis));
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while !shared.lock().engine[0].ready {
+            assert!(Instant::now() < deadline, "the engine did not start");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        shared.update(|s, shared| s.apply_settings(shared, Settings::default()));
+        // The killed engine's thread reports its end within a poll or two.
+        std::thread::sleep(Duration::from_millis(500));
+        let s = shared.lock();
+        assert_eq!((s.alert.as_deref(), s.engine[0].failed.as_deref()), (None, None));
     }
 
     #[test]
