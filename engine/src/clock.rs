@@ -69,6 +69,11 @@ mod host {
             Duration::from_secs_f64(((self.0 - earlier.0) / 1000.0).max(0.0))
         }
 
+        /// The same as [`Instant::duration_since`], which saturates already (std's name).
+        pub fn saturating_duration_since(&self, earlier: Instant) -> Duration {
+            self.duration_since(earlier)
+        }
+
         /// Time since this moment.
         pub fn elapsed(&self) -> Duration {
             Instant::now().duration_since(*self)

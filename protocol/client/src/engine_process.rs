@@ -10,13 +10,14 @@
 use crate::engine_child::ChildHandle;
 use crate::engine_output::{read_lines, send_lines, OutputLine, OutputProblems, QUEUE};
 use crate::timecontrol::TimeControl;
+use crate::uci_hello::UciHello;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::Arc;
 use std::thread;
 use std::time::{Duration, Instant};
-use vorpal_engine::{EnPassant, Rules};
+use vorpal_engine::Rules;
 
 /// How to start and configure one engine.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -169,9 +170,7 @@ pub struct EngineProcess {
     child: Arc<ChildHandle>,
     lines: Receiver<OutputLine>,
     problems: OutputProblems,
-    id_name: Option<String>,
-    uci_options: Vec<String>,
-    option_specs: Vec<String>,
+    hello: UciHello,
 }
 
 impl EngineProcess {
@@ -228,9 +227,7 @@ impl EngineProcess {
             child,
             lines: rx,
             problems: OutputProblems::default(),
-            id_name: None,
-            uci_options: Vec::new(),
-            option_specs: Vec::new(),
+            hello: UciHello::default(),
         };
         engine.handshake(config, rules, timeout)?;
         Ok(engine)
@@ -241,36 +238,16 @@ impl EngineProcess {
         let deadline = Instant::now() + timeout;
         loop {
             let (_, line) = self.recv(deadline, "uciok")?;
-            let line = line.trim();
-            if line == "uciok" {
+            if self.hello.read(&line) {
                 break;
             }
-            if let Some(rest) = line.strip_prefix("id name ") {
-                self.id_name = Some(rest.trim().to_string());
-            } else if let Some(rest) = line.strip_prefix("option name ") {
-                let name = rest.split(" type ").next().unwrap_or(rest).trim();
-                self.uci_options.push(name.to_string());
-                self.option_specs.push(rest.trim().to_string());
-            }
         }
-        let mut rule_options = vec![("UCI_Variant", rules.variant.name().to_string())];
-        if rules.is_chess960() {
-            rule_options.push(("UCI_Chess960", "true".into()));
+        let (commands, unlisted) = self.hello.setup(config, rules);
+        for k in unlisted {
+            log::warn!("{}: the engine does not list option '{k}'", self.name);
         }
-        if rules.ep_mode() != EnPassant::Off {
-            rule_options.push(("AliceEnPassant", rules.ep_mode().name().into()));
-        }
-        for (name, value) in rule_options {
-            let configured = config.options.iter().any(|(k, _)| k.eq_ignore_ascii_case(name));
-            if !configured && self.has_option(name) {
-                self.send(&format!("setoption name {name} value {value}"))?;
-            }
-        }
-        for (k, v) in &config.options {
-            if !self.has_option(k) {
-                log::warn!("{}: the engine does not list option '{k}'", self.name);
-            }
-            self.send(&format!("setoption name {k} value {v}"))?;
+        for command in commands {
+            self.send(&command)?;
         }
         self.is_ready(timeout)
     }
@@ -282,48 +259,28 @@ impl EngineProcess {
 
     /// The engine's own name (`id name`), if it sent one.
     pub fn id_name(&self) -> Option<&str> {
-        self.id_name.as_deref()
+        self.hello.id_name()
+    }
+
+    /// What the engine said in its handshake (name and options).
+    pub fn hello(&self) -> &UciHello {
+        &self.hello
     }
 
     /// True when the engine listed the option `name` (case-insensitive) during the handshake.
     pub fn has_option(&self, name: &str) -> bool {
-        self.uci_options.iter().any(|o| o.eq_ignore_ascii_case(name))
+        self.hello.has_option(name)
     }
 
     /// The `min` and `max` of the spin option `name`, when the engine lists it as a spin.
     pub fn spin_range(&self, name: &str) -> Option<(i64, i64)> {
-        let spec = self.option_specs.iter().find(|s| {
-            s.split(" type ")
-                .next()
-                .is_some_and(|n| n.trim().eq_ignore_ascii_case(name))
-        })?;
-        if !spec.contains(" type spin") {
-            return None;
-        }
-        let words: Vec<&str> = spec.split_whitespace().collect();
-        let value = |key: &str| words.windows(2).find(|w| w[0] == key).and_then(|w| w[1].parse().ok());
-        Some((value("min")?, value("max")?))
+        self.hello.spin_range(name)
     }
 
     /// The values of the combo option `name` (`var` entries of its `option` line), empty when
     /// the engine does not list it as a combo.
     pub fn combo_values(&self, name: &str) -> Vec<String> {
-        let Some(spec) = self.option_specs.iter().find(|s| {
-            s.split(" type ")
-                .next()
-                .is_some_and(|n| n.trim().eq_ignore_ascii_case(name))
-        }) else {
-            return Vec::new();
-        };
-        if !spec.contains(" type combo") {
-            return Vec::new();
-        }
-        let words: Vec<&str> = spec.split_whitespace().collect();
-        words
-            .windows(2)
-            .filter(|w| w[0] == "var")
-            .map(|w| w[1].to_string())
-            .collect()
+        self.hello.combo_values(name)
     }
 
     /// The next output line, waiting until `deadline`: `Ok(None)` when none came in time, an

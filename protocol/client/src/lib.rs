@@ -23,4 +23,5 @@ pub mod engine_settings;
 pub mod pgn;
 pub mod pgn_text;
 pub mod timecontrol;
+pub mod uci_hello;
 pub mod variant_tag;

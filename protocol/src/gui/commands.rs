@@ -5,12 +5,122 @@
 
 use super::pgn_io::{export_pgn, import_pgn, today, ExportGame};
 use super::requests::Command;
+use super::view::View;
+use serde::Serialize;
+use serde_json::Value;
+use vorpal_engine::clock::entropy;
+use vorpal_engine::Position;
 use super::session::{Ending, PageSession, Shared};
 use super::settings::{Mode, Settings, SettingsFields};
 use std::sync::Arc;
 
 /// Longest comment kept.
 const MAX_COMMENT: usize = 2000;
+
+/// The answer of a command: `{"ok":true,"state":...}`, or the refusal with the state after
+/// it (whose `message` is the refusal too).
+#[derive(Serialize)]
+#[serde(untagged)]
+enum CommandAnswer<'a> {
+    Done { ok: bool, state: View<'a> },
+    Refused { error: String, state: View<'a> },
+}
+
+/// Runs one command of the page (its JSON body) on its session; returns whether it was done
+/// and the answer's JSON text. Every host of the page runs its commands here (`vorpal gui`'s
+/// `/api/cmd`, the browser build's page module).
+pub fn page_command(shared: &Arc<Shared>, body: &Value) -> (bool, String) {
+    shared.update(|s, shared| {
+        let result = Command::read(body).and_then(|command| run_command(s, shared, command));
+        let (done, answer) = match result {
+            Ok(()) => (
+                true,
+                CommandAnswer::Done {
+                    ok: true,
+                    state: s.view(),
+                },
+            ),
+            Err(e) => {
+                s.message = Some(e.clone());
+                s.version += 1;
+                let state = s.view();
+                (false, CommandAnswer::Refused { error: e, state })
+            }
+        };
+        // Never fails: the answers are derived structs of texts, numbers and lists.
+        let text = serde_json::to_string(&answer).unwrap_or_else(|e| format!("{{\"error\":\"cannot write the answer: {e}\"}}"));
+        (done, text)
+    })
+}
+
+fn run_command(s: &mut PageSession, shared: &Arc<Shared>, command: Command) -> Result<(), String> {
+    if !matches!(command, Command::Goto { .. }) {
+        s.message = None;
+    }
+    match command {
+        Command::Undo => s.take_back(),
+        Command::New {
+            variant,
+            chess960,
+            en_passant,
+            number,
+        } => {
+            let rules = s.rules_from(
+                &variant,
+                chess960.unwrap_or(false),
+                en_passant.as_deref().unwrap_or("off"),
+            )?;
+            if let Some(n) = number.filter(|n| *n > 959) {
+                return Err(format!("Chess960 position numbers run from 0 to 959, not {n}"));
+            }
+            // Chess960 without a number: a random one of the 960 start positions.
+            // (The clock's bits, spread by a multiplication, pick it: no secret here.)
+            let number = number.or_else(|| {
+                let spread = entropy().wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32;
+                rules.is_chess960().then_some(spread % 960)
+            });
+            let start = match number.filter(|_| rules.is_chess960()) {
+                Some(n) => {
+                    let fen = rules
+                        .variant
+                        .chess960_fen(n as u32)
+                        .ok_or_else(|| format!("Chess960 position numbers run from 0 to 959, not {n}"))?;
+                    Position::from_fen(&fen, rules).map_err(|e| e.to_string())?
+                }
+                None => Position::start(rules),
+            };
+            let players = s.players.clone();
+            s.new_game(shared, start, &[], players);
+            Ok(())
+        }
+        Command::Fen { fen } => {
+            let text = fen.trim();
+            if text.len() > 400 {
+                return Err("bad FEN: too long".into());
+            }
+            let pos = Position::from_fen(text, s.rules()).map_err(|e| format!("bad FEN, game unchanged: {e}"))?;
+            let players = s.players.clone();
+            s.new_game(shared, pos, &[], players);
+            Ok(())
+        }
+        Command::Settings(fields) => {
+            let settings = Settings::from_fields(&fields, s.engines.len())?;
+            s.check_elo(&settings)?;
+            s.apply_settings(shared, settings);
+            Ok(())
+        }
+        Command::Stop => {
+            s.stop_engines();
+            Ok(())
+        }
+        Command::Restart => {
+            s.restart_engines(shared);
+            Ok(())
+        }
+        Command::Review => s.start_review(shared),
+        other => s.game_command(shared, other),
+    }
+}
 
 impl PageSession {
     /// Runs a command on the game itself; errors name the problem and leave the game as it

@@ -10,11 +10,11 @@ use super::access::{Access, Grant};
 use super::assets;
 use super::engine_pool::EnginePool;
 use super::hub::Hub;
-use super::requests::{CloseRequest, Command, OpenRequest};
+use super::commands::page_command;
+use super::requests::{CloseRequest, OpenRequest};
 use super::secret::TOKEN_VARIABLE;
 use super::server::{self, Handler, Limits, Request, Response};
 use super::session::{PageSession, Shared};
-use super::settings::Settings;
 use super::view::View;
 use super::GuiConfig;
 use serde::{Deserialize, Serialize};
@@ -22,7 +22,6 @@ use serde_json::Value;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr, TcpListener};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-use vorpal_engine::Position;
 
 /// Longest wait of one long poll.
 const POLL_WAIT: Duration = Duration::from_secs(20);
@@ -118,15 +117,6 @@ struct SessionAnswer<'a> {
     rejoined: bool,
     sid: &'a str,
     state: View<'a>,
-}
-
-/// The answer of `POST /api/cmd`: `{"ok":true,"state":...}`, or the refusal (400) with the
-/// state after it (whose `message` is the refusal too).
-#[derive(Serialize)]
-#[serde(untagged)]
-enum CommandAnswer<'a> {
-    Done { ok: bool, state: View<'a> },
-    Refused { error: String, state: View<'a> },
 }
 
 fn json_reply<T: Serialize>(status: u16, body: &T) -> Response {
@@ -318,101 +308,11 @@ fn pgn_of(s: &PageSession) -> String {
     s.pgn_text()
 }
 
-/// Runs one command of the page (its JSON body); the answer carries the new view (and the
-/// error, if any).
+/// Runs one command of the page (its JSON body): 200 with the new view, or 400 with the
+/// refusal and the view ([`page_command`]).
 pub(super) fn command(shared: &Arc<Shared>, body: &Value) -> Response {
-    shared.update(|s, shared| {
-        let result = Command::read(body).and_then(|command| run_command(s, shared, command));
-        match result {
-            Ok(()) => json_reply(
-                200,
-                &CommandAnswer::Done {
-                    ok: true,
-                    state: s.view(),
-                },
-            ),
-            Err(e) => {
-                s.message = Some(e.clone());
-                s.version += 1;
-                json_reply(
-                    400,
-                    &CommandAnswer::Refused {
-                        error: e,
-                        state: s.view(),
-                    },
-                )
-            }
-        }
-    })
-}
-
-fn run_command(s: &mut PageSession, shared: &Arc<Shared>, command: Command) -> Result<(), String> {
-    if !matches!(command, Command::Goto { .. }) {
-        s.message = None;
-    }
-    match command {
-        Command::Undo => s.take_back(),
-        Command::New {
-            variant,
-            chess960,
-            en_passant,
-            number,
-        } => {
-            let rules = s.rules_from(
-                &variant,
-                chess960.unwrap_or(false),
-                en_passant.as_deref().unwrap_or("off"),
-            )?;
-            if let Some(n) = number.filter(|n| *n > 959) {
-                return Err(format!("Chess960 position numbers run from 0 to 959, not {n}"));
-            }
-            // Chess960 without a number: a random one of the 960 start positions.
-            let number = number.or_else(|| {
-                rules
-                    .is_chess960()
-                    .then(|| rand::Rng::gen_range(&mut rand::thread_rng(), 0..960))
-            });
-            let start = match number.filter(|_| rules.is_chess960()) {
-                Some(n) => {
-                    let fen = rules
-                        .variant
-                        .chess960_fen(n as u32)
-                        .ok_or_else(|| format!("Chess960 position numbers run from 0 to 959, not {n}"))?;
-                    Position::from_fen(&fen, rules).map_err(|e| e.to_string())?
-                }
-                None => Position::start(rules),
-            };
-            let players = s.players.clone();
-            s.new_game(shared, start, &[], players);
-            Ok(())
-        }
-        Command::Fen { fen } => {
-            let text = fen.trim();
-            if text.len() > 400 {
-                return Err("bad FEN: too long".into());
-            }
-            let pos = Position::from_fen(text, s.rules()).map_err(|e| format!("bad FEN, game unchanged: {e}"))?;
-            let players = s.players.clone();
-            s.new_game(shared, pos, &[], players);
-            Ok(())
-        }
-        Command::Settings(fields) => {
-            let settings = Settings::from_fields(&fields, s.engines.len())?;
-            s.check_elo(&settings)?;
-            s.apply_settings(shared, settings);
-            Ok(())
-        }
-        Command::Stop => {
-            s.stop_engines();
-            Ok(())
-        }
-        Command::Restart => {
-            s.restart_engines(shared);
-            Ok(())
-        }
-        Command::Review => s.start_review(shared),
-        other => s.game_command(shared, other),
-    }
+    let (done, answer) = page_command(shared, body);
+    Response::new(if done { 200 } else { 400 }, "application/json", answer.into_bytes())
 }
 
 #[cfg(test)]

@@ -15,6 +15,7 @@ mod assets;
 mod commands;
 mod doors;
 mod engine_pool;
+mod engine_talk;
 #[cfg(test)]
 mod golden;
 mod http;

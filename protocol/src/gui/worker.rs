@@ -12,6 +12,7 @@
 //! loop. Each worker holds a place in the server's [`EnginePool`]; dropping the worker kills its
 //! engine at once, even in the middle of the handshake.
 
+use super::engine_talk::{listed_page_options, multipv_asked, multipv_of, split_page_options, Event, Job};
 use super::engine_pool::{EnginePool, EngineSlot};
 use std::sync::mpsc::{self, Receiver, Sender, TryRecvError};
 use std::sync::Arc;
@@ -29,58 +30,6 @@ const HANG_GRACE: Duration = Duration::from_secs(10);
 const STOP_GRACE: Duration = Duration::from_secs(5);
 /// How long one wait for output lasts before requests are looked at again.
 const POLL: Duration = Duration::from_millis(15);
-
-/// What the engine was asked to do.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Job {
-    /// Search: the `position` command, the `go` command, and the longest the search should take
-    /// (None for infinite analysis).
-    Go {
-        /// Search number, returned with its output.
-        id: u64,
-        /// `position ...`.
-        position: String,
-        /// `go ...`.
-        go: String,
-        /// Expected longest duration (hang detection).
-        expected: Option<Duration>,
-    },
-    /// Stop the running search (its `bestmove` is still reported).
-    Stop,
-}
-
-/// What the engine said.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Event {
-    /// The handshake is done.
-    Ready {
-        /// The engine's `id name`, or the configured name.
-        name: String,
-        /// The values of its `UCI_Variant` option.
-        variants: Vec<String>,
-        /// The options it lists, of those the page can set.
-        options: Vec<String>,
-        /// The range of its `UCI_Elo`, when it lists one.
-        elo_range: Option<(i64, i64)>,
-    },
-    /// An `info` line of search `id`.
-    Info(u64, String),
-    /// The `bestmove` of search `id` (the move text).
-    BestMove(u64, String),
-    /// Something the person should know about the engine (it keeps running).
-    Notice(String),
-    /// The engine failed (could not start, crashed, hung); the thread has ended.
-    Failed(String),
-}
-
-/// The options the page may set, when an engine lists them.
-const PAGE_OPTIONS: [&str; 5] = [
-    "MultiPV",
-    "UCI_AnalyseMode",
-    "Skill Level",
-    "UCI_Elo",
-    "UCI_LimitStrength",
-];
 
 /// The requests side of a running worker. Dropping it kills the engine at once.
 pub struct EngineWorker {
@@ -126,66 +75,23 @@ struct Running {
     stop_deadline: Option<Instant>,
 }
 
-/// The MultiPV count asked for in `options` (1 when not set).
-fn multipv_asked(options: &[(String, String)]) -> u32 {
-    options
-        .iter()
-        .find(|(k, _)| k.eq_ignore_ascii_case("MultiPV"))
-        .and_then(|(_, v)| v.trim().parse().ok())
-        .unwrap_or(1)
-        .max(1)
-}
-
-/// The MultiPV number of an `info` line (1 when it names none; 0 when it is not a number).
-fn multipv_of(line: &str) -> u32 {
-    let mut words = line.split_whitespace();
-    while let Some(w) = words.next() {
-        if w == "multipv" {
-            return words.next().and_then(|n| n.parse().ok()).unwrap_or(0);
-        }
-        if w == "pv" || w == "string" {
-            break;
-        }
-    }
-    1
-}
-
 fn run(child: Arc<ChildHandle>, config: EngineConfig, rules: Rules, jobs: Receiver<Job>, on_event: &dyn Fn(Event)) {
     // Only the options the engine lists are sent: the page's choices may not exist everywhere.
-    let mut probe = config.clone();
-    let wanted: Vec<(String, String)> = probe
-        .options
-        .iter()
-        .filter(|(k, _)| PAGE_OPTIONS.iter().any(|p| p.eq_ignore_ascii_case(k)))
-        .cloned()
-        .collect();
-    probe
-        .options
-        .retain(|(k, _)| !PAGE_OPTIONS.iter().any(|p| p.eq_ignore_ascii_case(k)));
+    let (probe, wanted) = split_page_options(&config);
     let multipv = multipv_asked(&config.options);
     let mut engine = match EngineProcess::start_in(child, &probe, rules, STARTUP) {
         Ok(e) => e,
         Err(e) => return on_event(Event::Failed(format!("{}: {e}", config.name))),
     };
-    let listed: Vec<&(String, String)> = wanted.iter().filter(|(k, _)| engine.has_option(k)).collect();
-    for (k, v) in listed {
-        if let Err(e) = engine.send(&format!("setoption name {k} value {v}")) {
+    for command in listed_page_options(engine.hello(), &wanted) {
+        if let Err(e) = engine.send(&command) {
             return on_event(Event::Failed(format!("{}: {e}", config.name)));
         }
     }
     if let Err(e) = engine.new_game(STARTUP) {
         return on_event(Event::Failed(format!("{}: {e}", config.name)));
     }
-    on_event(Event::Ready {
-        name: engine.id_name().unwrap_or(&config.name).to_string(),
-        variants: engine.combo_values("UCI_Variant"),
-        options: PAGE_OPTIONS
-            .iter()
-            .filter(|o| engine.has_option(o))
-            .map(|o| o.to_string())
-            .collect(),
-        elo_range: engine.spin_range("UCI_Elo"),
-    });
+    on_event(Event::ready(engine.hello(), &config.name));
     let mut running: Option<Running> = None;
     let mut queued: Option<Job> = None;
     let mut told_early_end = false;
@@ -279,15 +185,6 @@ fn run(child: Arc<ChildHandle>, config: EngineConfig, rules: Rules, jobs: Receiv
 mod tests {
     use super::*;
 
-    #[test]
-    fn multipv_numbers() {
-        assert_eq!(multipv_asked(&[("multipv".into(), "3".into())]), 3);
-        assert_eq!(multipv_asked(&[("MultiPV".into(), "0".into())]), 1);
-        assert_eq!(multipv_asked(&[]), 1);
-        assert_eq!(multipv_of("info depth 3 multipv 2 score cp 1 pv e2e4"), 2);
-        assert_eq!(multipv_of("info depth 3 score cp 1 pv e2e4 multipv 9"), 1);
-        assert_eq!(multipv_of("info multipv x pv e2e4"), 0);
-    }
 
     /// An engine that does the handshake and then never answers a search.
     fn silent_engine() -> EngineConfig {

@@ -2,7 +2,7 @@
 
 use super::PageSession;
 use crate::gui::settings::{Limit, Mode};
-use std::time::Instant;
+use vorpal_engine::clock::Instant;
 use vorpal_client::arbiter::{bare_king, color_name};
 use vorpal_engine::{Color, GameResult};
 

@@ -4,9 +4,11 @@
 
 use super::{PageSession, Shared};
 use crate::gui::settings::{Limit, Mode};
-use crate::gui::worker::{EngineWorker, Event, Job};
+use crate::gui::engine_talk::{Event, Job};
+use crate::gui::worker::EngineWorker;
 use std::sync::{Arc, Weak};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use vorpal_engine::clock::Instant;
 use vorpal_engine::{Color, Position};
 
 /// What an engine slot knows about its engine.
