@@ -4,7 +4,8 @@
 //! `wasm32-unknown-unknown` the standard library has no clock (`Instant::now()` panics), so
 //! the host injects one: the module imports `now_ms` from the import module `vorpal`, a
 //! function returning milliseconds from any fixed origin that never go backwards (a page or
-//! a Worker passes `() => performance.now()`). There [`Instant`] is a small type of its own
+//! a Worker passes `() => performance.now()`), and `wall_ms`, the date's milliseconds since
+//! 1970 (`() => Date.now()`, for the PGN's `Date` tag). There [`Instant`] is a small type of its own
 //! with the operations the engine uses.
 
 #[cfg(not(all(target_family = "wasm", target_os = "unknown")))]
@@ -12,6 +13,21 @@ pub use std::time::Instant;
 
 #[cfg(all(target_family = "wasm", target_os = "unknown"))]
 pub use host::Instant;
+
+/// Seconds since 1970-01-01 UTC by the wall clock: the system's natively, the host's
+/// `vorpal.wall_ms` import (`Date.now()`) on WebAssembly.
+pub fn unix_seconds() -> u64 {
+    #[cfg(not(all(target_family = "wasm", target_os = "unknown")))]
+    {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs())
+    }
+    #[cfg(all(target_family = "wasm", target_os = "unknown"))]
+    {
+        (host::wall_ms() / 1000.0).max(0.0) as u64
+    }
+}
 
 /// Some bits that differ from run to run (to vary a weakened engine's choices): the wall
 /// clock natively, the host's clock on WebAssembly.
@@ -38,6 +54,22 @@ mod host {
         /// The host's clock in milliseconds (`performance.now()`).
         #[link_name = "now_ms"]
         fn host_now_ms() -> f64;
+        /// The host's wall clock in milliseconds since 1970 (`Date.now()`).
+        #[link_name = "wall_ms"]
+        fn host_wall_ms() -> f64;
+    }
+
+    /// The host's wall clock in milliseconds since 1970; a value that is not a finite
+    /// number reads as 0.
+    #[allow(unsafe_code)]
+    pub(super) fn wall_ms() -> f64 {
+        // SAFETY: as for `now_ms`: a host function without arguments returning an f64.
+        let ms = unsafe { host_wall_ms() };
+        if ms.is_finite() {
+            ms
+        } else {
+            0.0
+        }
     }
 
     /// The host's clock in milliseconds; a value that is not a finite number reads as 0.

@@ -2,7 +2,8 @@
 # Builds Vorpal's WebAssembly package: `bash protocol/wasm/build.sh DIR` writes DIR/npm/
 # (package.json versioned with the crate, vorpal.wasm and vorpal-simd.wasm, the ES module
 # vorpal.mjs, the Worker script vorpal-worker.js, and bin/vorpal.mjs, a UCI engine over
-# stdin/stdout under node). DIR/site/, the static GUI, is to come (issue 35's second half).
+# stdin/stdout under node) and DIR/site/ (the static GUI: vorpal gui's page with the game
+# logic compiled to WebAssembly and the engine in Web Workers; serve the folder as it is).
 #
 # The toolchain: rustup's wasm32-unknown-unknown target where rustup is there (added when
 # missing); otherwise Debian's packages (rustc-web, cargo-web, rust-web-src, lld-22, installed
@@ -68,4 +69,13 @@ cp protocol/wasm/js/bin/vorpal.mjs "$npm/bin/vorpal.mjs"
 chmod +x "$npm/bin/vorpal.mjs"
 version=$(sed -n 's/^version = "\(.*\)"$/\1/p' Cargo.toml | head -n 1)
 sed "s/@VERSION@/$version/" protocol/wasm/js/package.json >"$npm/package.json"
-echo "build.sh: wrote $npm (version $version) in $(($(date +%s) - started)) s" >&2
+if ! command -v node >/dev/null 2>&1; then
+    sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo=sudo
+    $sudo apt-get update -qq >&2
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq nodejs >&2
+fi
+site="$out/site"
+rm -rf "$site"
+node protocol/wasm/js/write-site.mjs "$npm" "$site" >&2
+echo "build.sh: wrote $npm (version $version) and $site in $(($(date +%s) - started)) s" >&2

@@ -14,17 +14,7 @@ shots="${1:-$root/target/gui-screenshots}"
 mkdir -p "$shots"
 shots="$(cd "$shots" && pwd)"
 
-if [ ! -x /usr/bin/chromium ]; then
-  apt-get update -q
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium
-fi
-if ! command -v node >/dev/null; then
-  apt-get update -q
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -q nodejs npm
-fi
-if [ ! -d "$here/node_modules/playwright-core" ]; then
-  (cd "$here" && npm ci --no-audit --no-fund)
-fi
+bash "$here/setup.sh"
 
 if [ -z "${VORPAL_BIN:-}" ]; then
   (cd "$root" && cargo build -q --profile test -p vorpal --bin vorpal)

@@ -3,8 +3,9 @@
 # release binary, then runs tests/wasm/package.test.mjs under node against both: UCI
 # through the fairy-stockfish-style factory and the bin, stop during go infinite, the rules
 # API against the native engine, bench equal to native in both modules, and the speed at
-# depth 12 (printed; at least a third of native's). Installs Debian's nodejs when node is
-# missing. Usage: bash tests/wasm/run.sh [DIR] (default: a new temporary directory).
+# depth 12 (printed; at least a third of native's); then the static site (DIR/site) in
+# headless Chromium (tests/gui/site.test.mjs). Installs Debian's nodejs, chromium and the
+# browser tests' npm packages when missing. Usage: bash tests/wasm/run.sh [DIR] (default: a new temporary directory).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 dir="${1:-$(mktemp -d /tmp/vorpal-wasm.XXXXXX)}"
@@ -22,4 +23,7 @@ if command -v rustup >/dev/null 2>&1 && rustup target list --installed | grep -q
 fi
 cargo build --release -p vorpal
 VORPAL_BIN=target/release/vorpal node tests/wasm/package.test.mjs "$dir/npm"
+# The static site in headless Chromium (tests/gui/site.test.mjs), served as plain files.
+bash tests/gui/setup.sh
+(cd tests/gui && VORPAL_SITE="$dir/site" SCREENSHOT_DIR="$dir" node --test site.test.mjs)
 echo "wasm tier: $(($(date +%s) - started)) s (package in $dir/npm)"

@@ -292,7 +292,7 @@ impl ThreadState<'_> {
                 return 0;
             }
             if root {
-                self.record_root_score(mv, score, alpha, moves_searched == 1, self.nodes - nodes_before);
+                self.record_root_score(pos, mv, score, alpha, moves_searched == 1, self.nodes - nodes_before);
             }
             if score > best_score {
                 best_score = score;

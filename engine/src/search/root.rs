@@ -474,8 +474,30 @@ impl ThreadState<'_> {
     /// `first` marks the first move searched in this root call: it is searched with the full
     /// window, so its child PV is fresh even when it fails low.
     /// `nodes` were spent on the move's search.
-    pub(crate) fn record_root_score(&mut self, mv: Move, score: i32, alpha: i32, first: bool, nodes: u64) {
-        let child_pv: Vec<Move> = self.pv[1][..self.pv_len[1]].to_vec();
+    pub(crate) fn record_root_score(
+        &mut self,
+        root: &crate::position::Position,
+        mv: Move,
+        score: i32,
+        alpha: i32,
+        first: bool,
+        nodes: u64,
+    ) {
+        // A reported line is kept only as far as its moves are legal in turn: the full tier's
+        // Lazy SMP test on a 1 MB table once saw a deep PV move of another position (seen in
+        // Alice3, 8 threads); GUIs must never be sent an illegal move.
+        let mut at = root.after(mv);
+        let child_pv: Vec<Move> = self.pv[1][..self.pv_len[1]]
+            .iter()
+            .copied()
+            .take_while(|&m| {
+                let legal = at.is_legal(m);
+                if legal {
+                    at = at.after(m);
+                }
+                legal
+            })
+            .collect();
         let seldepth = self.seldepth as u32;
         if let Some(rm) = self.root_moves.iter_mut().find(|r| r.mv == mv) {
             rm.nodes += nodes;

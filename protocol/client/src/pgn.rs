@@ -220,9 +220,7 @@ pub fn parse_pgn(text: &str) -> Vec<PgnGame> {
 
 /// Today's date as `YYYY.MM.DD` (UTC).
 pub fn today() -> String {
-    let secs = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
+    let secs = vorpal_engine::clock::unix_seconds();
     // Civil date from days since 1970-01-01 (H. Hinnant's algorithm).
     let z = (secs / 86_400) as i64 + 719_468;
     let era = z.div_euclid(146_097);

@@ -51,6 +51,33 @@ pub fn find(path: &str) -> Option<(Vec<u8>, &'static str)> {
     Some((piece_svg(name)?.into_bytes(), "image/svg+xml"))
 }
 
+/// Every asset's path: the page served from a plain folder (the browser build's static
+/// site) is these files, each with [`find`]'s body. (The server looks files up by path; the
+/// browser build, which compiles this file too, lists them.)
+#[cfg_attr(not(feature = "browser-page"), allow(dead_code))]
+pub fn paths() -> Vec<String> {
+    let mut all: Vec<String> = [
+        "/index.html",
+        "/style.css",
+        "/app.js",
+        "/board.js",
+        "/api.js",
+        "/panels.js",
+        "/store.js",
+        "/review.js",
+        "/drawings.js",
+        "/pieces.js",
+    ]
+    .map(String::from)
+    .to_vec();
+    for color in ['w', 'b'] {
+        for (kind, _) in PIECES {
+            all.push(format!("/pieces/{color}{}.svg", if kind == 'P' { 'p' } else { kind }));
+        }
+    }
+    all
+}
+
 /// The SVG of piece `code` (`wN`, `bp`).
 fn piece_svg(code: &str) -> Option<String> {
     let mut chars = code.chars();
@@ -88,6 +115,23 @@ fn pieces_module() -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_listed_path_is_found_and_every_page_file_listed() {
+        for path in paths() {
+            assert!(find(&path).is_some(), "{path}");
+        }
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .ancestors()
+            .find_map(|p| Some(p.join("protocol/src/gui/assets")).filter(|d| d.is_dir()))
+            .expect("the assets folder");
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let name = entry.unwrap().file_name().into_string().unwrap();
+            if name.ends_with(".js") || name.ends_with(".css") || name.ends_with(".html") {
+                assert!(paths().contains(&format!("/{name}")), "{name} is not listed");
+            }
+        }
+    }
 
     #[test]
     fn assets_by_exact_path_only() {

@@ -5,14 +5,14 @@
 
 use super::pgn_io::{export_pgn, import_pgn, today, ExportGame};
 use super::requests::Command;
+use super::session::{Ending, PageSession, Shared};
+use super::settings::{Mode, Settings, SettingsFields};
 use super::view::View;
 use serde::Serialize;
 use serde_json::Value;
+use std::sync::Arc;
 use vorpal_engine::clock::entropy;
 use vorpal_engine::Position;
-use super::session::{Ending, PageSession, Shared};
-use super::settings::{Mode, Settings, SettingsFields};
-use std::sync::Arc;
 
 /// Longest comment kept.
 const MAX_COMMENT: usize = 2000;
@@ -48,7 +48,8 @@ pub fn page_command(shared: &Arc<Shared>, body: &Value) -> (bool, String) {
             }
         };
         // Never fails: the answers are derived structs of texts, numbers and lists.
-        let text = serde_json::to_string(&answer).unwrap_or_else(|e| format!("{{\"error\":\"cannot write the answer: {e}\"}}"));
+        let text = serde_json::to_string(&answer)
+            .unwrap_or_else(|e| format!("{{\"error\":\"cannot write the answer: {e}\"}}"));
         (done, text)
     })
 }

@@ -8,9 +8,9 @@
 
 use super::access::{Access, Grant};
 use super::assets;
+use super::commands::page_command;
 use super::engine_pool::EnginePool;
 use super::hub::Hub;
-use super::commands::page_command;
 use super::requests::{CloseRequest, OpenRequest};
 use super::secret::TOKEN_VARIABLE;
 use super::server::{self, Handler, Limits, Request, Response};

@@ -419,7 +419,11 @@ mod tests {
     /// line with the same tags: the shared PGN files and the project's own.
     #[test]
     fn the_gui_and_annotate_read_the_same_games() {
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        // The workspace root, from this crate or the browser build's (protocol/wasm).
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .ancestors()
+            .find(|p| p.join("docs/examples/blunder.pgn").is_file())
+            .expect("the workspace root");
         let mut files: Vec<_> = std::fs::read_dir(root.join("../shared/data/pgn"))
             .map(|d| d.map(|e| e.unwrap().path()).collect())
             .unwrap_or_default();

@@ -12,8 +12,8 @@
 //! loop. Each worker holds a place in the server's [`EnginePool`]; dropping the worker kills its
 //! engine at once, even in the middle of the handshake.
 
-use super::engine_talk::{listed_page_options, multipv_asked, multipv_of, split_page_options, Event, Job};
 use super::engine_pool::{EnginePool, EngineSlot};
+use super::engine_talk::{listed_page_options, multipv_asked, multipv_of, split_page_options, Event, Job};
 use std::sync::mpsc::{self, Receiver, Sender, TryRecvError};
 use std::sync::Arc;
 use std::thread;
@@ -184,7 +184,6 @@ fn run(child: Arc<ChildHandle>, config: EngineConfig, rules: Rules, jobs: Receiv
 #[cfg(test)]
 mod tests {
     use super::*;
-
 
     /// An engine that does the handshake and then never answers a search.
     fn silent_engine() -> EngineConfig {

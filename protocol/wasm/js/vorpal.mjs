@@ -7,6 +7,8 @@
 //   loadRules(options)  the rules of Alice chess: legal moves, SAN and UCI, FEN checks,
 //                       game end, perft
 //   runWorker(scope)    serves UCI over postMessage in a Worker (vorpal-worker.js calls it)
+//   loadPage(options)   the game page of `vorpal gui` (its commands, views and PGN), whose
+//                       engines the caller runs as Workers (the static site's api.js)
 //
 // Two builds of the module ship: vorpal-simd.wasm (WebAssembly SIMD) where the host
 // validates a SIMD instruction, vorpal.wasm elsewhere; both give the same results.
@@ -54,9 +56,9 @@ async function moduleBytes(options) {
 
 /** One instance of the module: text in and out of its memory. */
 class Instance {
-  constructor(instance) {
+  constructor(instance, make = 'vorpal_new') {
     this.exports = instance.exports;
-    this.handle = this.exports.vorpal_new();
+    this.handle = this.exports[make]();
     this.encoder = new TextEncoder();
     this.decoder = new TextDecoder();
   }
@@ -91,11 +93,11 @@ class Instance {
   }
 }
 
-async function instantiate(options = {}) {
+async function instantiate(options = {}, make = 'vorpal_new') {
   const bytes = await moduleBytes(options);
   const clock = typeof performance === 'object' ? () => performance.now() : () => Date.now();
-  const { instance } = await WebAssembly.instantiate(bytes, { vorpal: { now_ms: clock } });
-  return new Instance(instance);
+  const { instance } = await WebAssembly.instantiate(bytes, { vorpal: { now_ms: clock, wall_ms: () => Date.now() } });
+  return new Instance(instance, make);
 }
 
 // Lets the host's other events in, then calls `fn`: setImmediate in node, a message to
@@ -262,5 +264,55 @@ export async function loadRules(options = {}) {
     },
     /** Leaf nodes at `depth` (at most 7). */
     perft: (fen, depth, variant) => Number(ask('perft', fen, variant, [String(depth)])[0]),
+  };
+}
+
+/**
+ * The game page of `vorpal gui` in this thread: the same commands (JSON objects, as the page
+ * sends the server's `/api/cmd`), answers and views. Its engines are the caller's to run:
+ * `requests()` says which Worker to start, what to post to it and when to end it
+ * (`{do: 'start'|'send'|'end', link, line}`); each line a Worker prints goes back with
+ * `engineLine(link, line)`. Call `tick()` about ten times a second.
+ */
+export async function loadPage(options = {}) {
+  const core = await instantiate(options, 'vorpal_page_new');
+  const x = core.exports;
+  const h = core.handle;
+  return {
+    /** Runs a command: { done, answer } (the answer as the server's JSON object). */
+    command(cmd) {
+      core.put(typeof cmd === 'string' ? cmd : JSON.stringify(cmd));
+      const done = x.vorpal_page_command(h) === 1;
+      return { done, answer: JSON.parse(core.output()) };
+    },
+    /** The view (the state the server sends the page). */
+    view() {
+      x.vorpal_page_view(h);
+      return JSON.parse(core.output());
+    },
+    /** The view's version: it changes with every update to show. */
+    version: () => x.vorpal_page_version(h),
+    /** The game as PGN. */
+    pgn() {
+      x.vorpal_page_pgn(h);
+      return core.output();
+    },
+    /** Flag falls and engine lines folded into the view. */
+    tick: () => x.vorpal_page_tick(h),
+    /** A line engine `link`'s Worker printed. */
+    engineLine(link, line) {
+      core.put(String(line));
+      x.vorpal_page_engine_line(h, link);
+    },
+    /** Engine `link`'s Worker failed. */
+    engineFailed(link, why) {
+      core.put(String(why));
+      x.vorpal_page_engine_failed(h, link);
+    },
+    /** What to do with the Workers since the last call, in order. */
+    requests() {
+      x.vorpal_page_requests(h);
+      return JSON.parse(core.output());
+    },
   };
 }

@@ -5,15 +5,20 @@
 //! ([`vorpal_output_ptr`], [`vorpal_output_len`]) before its next call.
 //!
 //! An engine is a `Box` the host holds by its address, from [`vorpal_new`] to
-//! [`vorpal_free`]; the module's one clock import is in the engine (`vorpal.now_ms`).
+//! [`vorpal_free`]; the module's one clock import is in the engine (`vorpal.now_ms`). A
+//! GUI page (the browser build's `vorpal gui` page, [`crate::gui::Page`]) is one too, from
+//! [`vorpal_page_new`], with the same buffers and its own calls (`vorpal_page_*`).
 
 #![allow(unsafe_code)]
 
+use crate::gui::Page;
 use crate::{rules, Step, UciEngine, SLICE};
 
-/// An engine with the buffers the host reads and writes.
+/// An engine (or a page) with the buffers the host reads and writes.
 pub struct Host {
-    engine: UciEngine,
+    /// Made on first use (a page's handle needs none: its engines are Workers).
+    engine: Option<UciEngine>,
+    page: Option<Page>,
     input: Vec<u8>,
     output: String,
 }
@@ -34,14 +39,108 @@ fn code(step: Step) -> u32 {
     }
 }
 
-/// A new engine; its address is the handle of every other call.
+/// A new engine (made at its first command); its address is the handle of every other call.
 #[no_mangle]
 pub extern "C" fn vorpal_new() -> *mut Host {
     Box::into_raw(Box::new(Host {
-        engine: UciEngine::new(),
+        engine: None,
+        page: None,
         input: Vec::new(),
         output: String::new(),
     }))
+}
+
+/// A new GUI page (a game between people at the start position); its address is the handle
+/// of the `vorpal_page_*` calls and of the buffers' calls.
+#[no_mangle]
+pub extern "C" fn vorpal_page_new() -> *mut Host {
+    let handle = vorpal_new();
+    host(handle).page = Some(Page::new());
+    handle
+}
+
+/// The page of `handle` (made on first use when the handle is an engine's).
+fn page(h: &mut Host) -> &Page {
+    h.page.get_or_insert_with(Page::new)
+}
+
+/// Runs the page command (JSON) in the input buffer; the answer's JSON goes to the output
+/// buffer. Returns 1 when it was done, 0 when refused.
+#[no_mangle]
+pub extern "C" fn vorpal_page_command(handle: *mut Host) -> u32 {
+    let h = host(handle);
+    let body = String::from_utf8_lossy(&h.input).into_owned();
+    let (done, answer) = page(h).command(&body);
+    h.output = answer;
+    u32::from(done)
+}
+
+/// The page's view (JSON) into the output buffer.
+#[no_mangle]
+pub extern "C" fn vorpal_page_view(handle: *mut Host) {
+    let h = host(handle);
+    h.output = page(h).view();
+}
+
+/// The view's version (it changes with every update to show).
+#[no_mangle]
+pub extern "C" fn vorpal_page_version(handle: *mut Host) -> f64 {
+    page(host(handle)).version() as f64
+}
+
+/// The game as PGN into the output buffer.
+#[no_mangle]
+pub extern "C" fn vorpal_page_pgn(handle: *mut Host) {
+    let h = host(handle);
+    h.output = page(h).pgn();
+}
+
+/// The periodic work (about ten times a second).
+#[no_mangle]
+pub extern "C" fn vorpal_page_tick(handle: *mut Host) {
+    page(host(handle)).tick();
+}
+
+/// The line in the input buffer, printed by engine link `link`'s Worker.
+#[no_mangle]
+pub extern "C" fn vorpal_page_engine_line(handle: *mut Host, link: u32) {
+    let h = host(handle);
+    let line = String::from_utf8_lossy(&h.input).into_owned();
+    page(h).engine_line(link, &line);
+}
+
+/// Engine link `link`'s Worker failed, for the reason in the input buffer.
+#[no_mangle]
+pub extern "C" fn vorpal_page_engine_failed(handle: *mut Host, link: u32) {
+    let h = host(handle);
+    let why = String::from_utf8_lossy(&h.input).into_owned();
+    page(h).engine_failed(link, &why);
+}
+
+/// The page file at the path in the input buffer (`/index.html`, `/pieces/wN.svg`; the
+/// list: `vorpal_site_paths`) into the output buffer, empty when there is none.
+#[no_mangle]
+pub extern "C" fn vorpal_site_file(handle: *mut Host) {
+    let h = host(handle);
+    let path = String::from_utf8_lossy(&h.input).into_owned();
+    h.output = crate::gui::assets::find(&path)
+        .map(|(body, _)| String::from_utf8_lossy(&body).into_owned())
+        .unwrap_or_default();
+}
+
+/// Every page file's path, one a line, into the output buffer.
+#[no_mangle]
+pub extern "C" fn vorpal_site_paths(handle: *mut Host) {
+    host(handle).output = crate::gui::assets::paths().join("\n");
+}
+
+/// The Worker requests since the last call (a JSON list of `{"do":"start"|"send"|"end",
+/// "link":N,"line":…}`) into the output buffer.
+#[no_mangle]
+pub extern "C" fn vorpal_page_requests(handle: *mut Host) {
+    let h = host(handle);
+    let requests = page(h).take_requests();
+    h.output = serde_json::to_string(&requests).unwrap_or_else(|_| "[]".into());
 }
 
 /// Frees an engine (its address is not used again).
@@ -69,10 +168,11 @@ pub extern "C" fn vorpal_command(handle: *mut Host) -> u32 {
     let h = host(handle);
     let line = String::from_utf8_lossy(&h.input).into_owned();
     let mut state = Step::Idle;
+    let engine = h.engine.get_or_insert_with(UciEngine::new);
     for part in line.lines() {
-        state = h.engine.command(part);
+        state = engine.command(part);
     }
-    h.output = h.engine.take_output();
+    h.output = engine.take_output();
     code(state)
 }
 
@@ -80,8 +180,9 @@ pub extern "C" fn vorpal_command(handle: *mut Host) -> u32 {
 #[no_mangle]
 pub extern "C" fn vorpal_step(handle: *mut Host) -> u32 {
     let h = host(handle);
-    let state = h.engine.step(SLICE);
-    h.output = h.engine.take_output();
+    let engine = h.engine.get_or_insert_with(UciEngine::new);
+    let state = engine.step(SLICE);
+    h.output = engine.take_output();
     code(state)
 }
 

@@ -28,6 +28,7 @@ mod position_words;
 
 #[cfg(all(target_family = "wasm", target_os = "unknown"))]
 mod ffi;
+pub mod gui;
 pub mod rules;
 mod uci_engine;
 

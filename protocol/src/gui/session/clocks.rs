@@ -2,8 +2,8 @@
 
 use super::PageSession;
 use crate::gui::settings::{Limit, Mode};
-use vorpal_engine::clock::Instant;
 use vorpal_client::arbiter::{bare_king, color_name};
+use vorpal_engine::clock::Instant;
 use vorpal_engine::{Color, GameResult};
 
 /// The clocks of a timed game.

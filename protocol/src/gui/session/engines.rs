@@ -3,8 +3,8 @@
 //! searches the mode asks of them.
 
 use super::{PageSession, Shared};
-use crate::gui::settings::{Limit, Mode};
 use crate::gui::engine_talk::{Event, Job};
+use crate::gui::settings::{Limit, Mode};
 use crate::gui::worker::EngineWorker;
 use std::sync::{Arc, Weak};
 use std::time::Duration;

@@ -22,9 +22,9 @@ use super::worker::EngineWorker;
 use clocks::Declared;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::Duration;
-use vorpal_engine::clock::Instant;
 use vorpal_client::arbiter::{color_name, end_text};
 use vorpal_client::engine_process::EngineConfig;
+use vorpal_engine::clock::Instant;
 use vorpal_engine::{Color, EnPassant, EndReason, GameResult, Move, Position, Rules};
 
 /// The game of one page.
@@ -475,7 +475,7 @@ impl PageSession {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, not(feature = "browser-page")))]
 mod tests {
     use super::*;
 
