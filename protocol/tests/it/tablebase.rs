@@ -339,7 +339,13 @@ fn the_checked_set_holds_every_checked_table_and_what_it_converts_into() {
     }
     let all = Material::all_up_to(4);
     let pawns = |l: &[Material]| l.iter().filter(|m| m.has_pawns()).count();
-    println!("{} of {} tables ({} of {} with pawns)", set.len(), all.len(), pawns(&set), pawns(&all));
+    println!(
+        "{} of {} tables ({} of {} with pawns)",
+        set.len(),
+        all.len(),
+        pawns(&set),
+        pawns(&all)
+    );
     assert!(set.len() < all.len());
 }
 
