@@ -183,6 +183,21 @@ impl Material {
         all
     }
 
+    /// `list` with every table its materials lead to (by captures and promotions, again and
+    /// again), in generation order: what must be made to make `list`.
+    pub fn with_successors(list: &[Material]) -> Vec<Material> {
+        let mut out: Vec<Material> = Vec::new();
+        let mut todo: Vec<Material> = list.iter().map(|m| m.canonical().0).collect();
+        while let Some(m) = todo.pop() {
+            if !out.contains(&m) {
+                todo.extend(m.successors());
+                out.push(m);
+            }
+        }
+        Material::sort_for_generation(&mut out);
+        out
+    }
+
     /// Sorts materials so that each comes after those it converts into: fewer men first, then
     /// fewer pawns.
     pub fn sort_for_generation(list: &mut [Material]) {

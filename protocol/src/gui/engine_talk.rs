@@ -83,6 +83,16 @@ pub fn multipv_of(line: &str) -> u32 {
     1
 }
 
+/// `config` with the page's `extra` options set after the configured ones (replacing a
+/// configured option of the same name).
+pub fn with_extra(mut config: EngineConfig, extra: Vec<(String, String)>) -> EngineConfig {
+    for (k, v) in extra {
+        config.options.retain(|(n, _)| !n.eq_ignore_ascii_case(&k));
+        config.options.push((k, v));
+    }
+    config
+}
+
 /// The configuration without the page's options (sent only once the engine lists them), and
 /// those options.
 pub fn split_page_options(config: &EngineConfig) -> (EngineConfig, Vec<(String, String)>) {

@@ -13,7 +13,7 @@
 //! engine at once, even in the middle of the handshake.
 
 use super::engine_pool::{EnginePool, EngineSlot};
-use super::engine_talk::{listed_page_options, multipv_asked, multipv_of, split_page_options, Event, Job};
+use super::engine_talk::{listed_page_options, multipv_asked, multipv_of, split_page_options, with_extra, Event, Job};
 use std::sync::mpsc::{self, Receiver, Sender, TryRecvError};
 use std::sync::Arc;
 use std::thread;
@@ -43,17 +43,14 @@ impl EngineWorker {
     /// new thread; `on_event` receives everything it reports. Fails when `pool` is full.
     pub fn spawn(
         pool: &Arc<EnginePool>,
-        mut config: EngineConfig,
+        config: EngineConfig,
         rules: Rules,
         extra: Vec<(String, String)>,
         on_event: impl Fn(Event) + Send + 'static,
     ) -> Result<EngineWorker, String> {
         let slot = pool.reserve()?;
         let (tx, rx) = mpsc::channel();
-        for (k, v) in extra {
-            config.options.retain(|(n, _)| !n.eq_ignore_ascii_case(&k));
-            config.options.push((k, v));
-        }
+        let config = with_extra(config, extra);
         let child = slot.child.clone();
         thread::Builder::new()
             .name(format!("gui-engine-{}", config.name))

@@ -11,15 +11,8 @@ use vorpal_engine::tablebase::{generate, GenStats, Material, Tablebases};
 /// The materials asked for and every table they lead to, in generation order.
 fn plan(args: &Args) -> Vec<Material> {
     let mut list: Vec<Material> = args.all.map(Material::all_up_to).unwrap_or_default();
-    let mut todo = args.materials.clone();
-    while let Some(m) = todo.pop() {
-        if !list.contains(&m) {
-            todo.extend(m.successors());
-            list.push(m);
-        }
-    }
-    Material::sort_for_generation(&mut list);
-    list
+    list.extend(args.materials.iter().cloned());
+    Material::with_successors(&list)
 }
 
 /// Entries a material's generation handles (its share of the time).

@@ -309,19 +309,8 @@ fn set_materials() -> Vec<Material> {
     if std::env::var("VORPAL_TB_SET").as_deref() == Ok("all") {
         return Material::all_up_to(4);
     }
-    let mut list: Vec<Material> = Vec::new();
-    let mut todo: Vec<Material> = CHECKED
-        .iter()
-        .map(|t| Material::parse(t).unwrap().canonical().0)
-        .collect();
-    while let Some(m) = todo.pop() {
-        if !list.contains(&m) {
-            todo.extend(m.successors());
-            list.push(m);
-        }
-    }
-    Material::sort_for_generation(&mut list);
-    list
+    let checked: Vec<Material> = CHECKED.iter().map(|t| Material::parse(t).unwrap()).collect();
+    Material::with_successors(&checked)
 }
 
 #[test]

@@ -6,7 +6,7 @@
 //! and an infinite analysis that ends by itself told once.
 
 use super::engine_pool::{EnginePool, Listener};
-use super::engine_talk::{listed_page_options, multipv_asked, multipv_of, split_page_options, Event, Job};
+use super::engine_talk::{listed_page_options, multipv_asked, multipv_of, split_page_options, with_extra, Event, Job};
 use std::sync::Arc;
 use vorpal_client::engine_process::EngineConfig;
 use vorpal_client::uci_hello::UciHello;
@@ -173,15 +173,12 @@ impl EngineWorker {
     /// `on_event` receives everything it reports. Fails when the page runs its most engines.
     pub fn spawn(
         pool: &Arc<EnginePool>,
-        mut config: EngineConfig,
+        config: EngineConfig,
         rules: Rules,
         extra: Vec<(String, String)>,
         on_event: impl Fn(Event) + Send + Sync + 'static,
     ) -> Result<EngineWorker, String> {
-        for (k, v) in extra {
-            config.options.retain(|(n, _)| !n.eq_ignore_ascii_case(&k));
-            config.options.push((k, v));
-        }
+        let config = with_extra(config, extra);
         let listener: Listener = Arc::new(on_event);
         let link = pool.open(Link::new(&config, rules), listener)?;
         Ok(EngineWorker {
