@@ -107,6 +107,7 @@ test('the static site plays, analyses and keeps its game with no server behind i
   await page.waitForFunction(() => document.querySelectorAll('#lines .line').length === 2, null, { timeout: 60000 });
   await page.waitForFunction(() => Number(document.querySelector('#lines .line')?.dataset.depth) >= 6, null, { timeout: 60000 });
   await page.screenshot({ path: join(SHOTS, 'site-analysis-1400x900.png') });
+  assert.equal(await page.locator('#reviewbtn').isVisible(), false, 'no game report offered in the site');
   // A reload keeps the game.
   await page.reload();
   await page.waitForFunction(() => document.querySelectorAll('#moves .move').length === 2, null, { timeout: 30000 });

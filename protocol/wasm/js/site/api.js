@@ -8,6 +8,8 @@
 import { loadPage } from './engine/vorpal.mjs';
 
 const WORKER = new URL('./engine/vorpal-worker.js', import.meta.url);
+// The game report runs in vorpal gui only: the site's page does not offer it (style.css).
+document.documentElement.classList.add('static-site');
 let page = null;
 const workers = new Map();
 let waiting = [];
