@@ -67,6 +67,8 @@ put("http_head", "old", b"GET / HTTP/1.0\nConnection: keep-alive\n\n")
 put("gui_json", "moves", '{"cmd":"move","uci":"e2e4"}\n{"cmd":"move","san":"d5"}\n{"cmd":"goto","ply":1}\n{"cmd":"move","uci":"d2d4"}\n{"cmd":"promote","node":3}\n{"cmd":"comment","node":1,"text":"hi"}\n{"cmd":"delete","node":2}\n{"cmd":"undo"}\n')
 put("gui_json", "pgn", '{"cmd":"pgn","text":"[Event \\"Casual game [Alice]\\"]\\n\\n1. e4 d5 *"}\n{"cmd":"goto","node":1}\n')
 put("gui_json", "new", '{"cmd":"new","variant":"alice","chess960":true,"number":12}\n{"cmd":"fen","fen":"4k3/8/8/8/8/8/8/4K3 w - - 0 1"}\n{"cmd":"settings","mode":"analysis","multipv":3}\n{"cmd":"review"}\n')
+put("browser_page", "analysis", '{"cmd":"settings","mode":"analysis","multipv":2}\nid name Vorpal\noption name UCI_Variant type combo default alice var alice\noption name MultiPV type spin default 1 min 1 max 5\nuciok\nreadyok\ninfo depth 1 multipv 1 score cp 12 nodes 20 pv e2e4\ninfo depth 1 multipv 2 score cp 3 pv d2d4\n{"cmd":"move","uci":"e2e4"}\nbestmove e2e4\n')
+put("browser_page", "play", '{"cmd":"settings","mode":"play","color":"black","limit":"depth","depth":2}\nuciok\nreadyok\nbestmove e2e4\n{"cmd":"move","san":"d5"}\ninfo depth 2 score mate 3 pv g1f3\nbestmove zzzz\n{"cmd":"stop"}\n')
 
 # A network header: mode 1 (valid header, weights from the input), small qa/qb/scale.
 put("network_file", "header", bytes([1, 0, 0, 64, 1, 1, 1, 2, 3]))

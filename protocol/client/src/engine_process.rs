@@ -242,7 +242,7 @@ impl EngineProcess {
                 break;
             }
         }
-        let (commands, unlisted) = self.hello.setup(config, rules);
+        let (commands, unlisted) = self.hello.setup(&config.options, rules);
         for k in unlisted {
             log::warn!("{}: the engine does not list option '{k}'", self.name);
         }

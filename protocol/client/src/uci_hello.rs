@@ -3,7 +3,6 @@
 //! that drives a process over pipes ([`crate::engine_process`]) and the browser build's,
 //! which drives a Web Worker.
 
-use crate::engine_process::EngineConfig;
 use vorpal_engine::{EnPassant, Rules};
 
 /// The engine's answers to `uci`, read line by line until `uciok`.
@@ -34,10 +33,10 @@ impl UciHello {
     }
 
     /// The `setoption` commands after `uciok`: the rules' options the engine lists
-    /// (`UCI_Variant`, `UCI_Chess960`, `AliceEnPassant`) unless configured, then every
-    /// configured option in order (with the names of those the engine does not list, for a
-    /// warning).
-    pub fn setup(&self, config: &EngineConfig, rules: Rules) -> (Vec<String>, Vec<String>) {
+    /// (`UCI_Variant`, `UCI_Chess960`, `AliceEnPassant`) unless `configured`, then every
+    /// `configured` option (name, value) in order (with the names of those the engine does not
+    /// list, for a warning).
+    pub fn setup(&self, configured: &[(String, String)], rules: Rules) -> (Vec<String>, Vec<String>) {
         let mut rule_options = vec![("UCI_Variant", rules.variant.name().to_string())];
         if rules.is_chess960() {
             rule_options.push(("UCI_Chess960", "true".into()));
@@ -47,13 +46,13 @@ impl UciHello {
         }
         let mut commands = Vec::new();
         for (name, value) in rule_options {
-            let configured = config.options.iter().any(|(k, _)| k.eq_ignore_ascii_case(name));
-            if !configured && self.has_option(name) {
+            let set = configured.iter().any(|(k, _)| k.eq_ignore_ascii_case(name));
+            if !set && self.has_option(name) {
                 commands.push(format!("setoption name {name} value {value}"));
             }
         }
         let mut unlisted = Vec::new();
-        for (k, v) in &config.options {
+        for (k, v) in configured {
             if !self.has_option(k) {
                 unlisted.push(k.clone());
             }
@@ -129,16 +128,13 @@ mod tests {
         assert_eq!(hello.combo_values("uci_variant"), ["alice", "minialice"]);
         assert_eq!(hello.spin_range("UCI_Elo"), Some((600, 2800)));
         assert_eq!(hello.spin_range("UCI_Variant"), None);
-        let config = EngineConfig {
-            options: vec![("Hash".into(), "16".into())],
-            ..EngineConfig::default()
-        };
+        let configured = [("Hash".to_string(), "16".to_string())];
         let rules = Rules {
             variant: vorpal_engine::Variant::Alice,
             en_passant: EnPassant::Normal,
             chess960: false,
         };
-        let (commands, unlisted) = hello.setup(&config, rules);
+        let (commands, unlisted) = hello.setup(&configured, rules);
         assert_eq!(
             commands,
             [

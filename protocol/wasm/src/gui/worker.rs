@@ -111,7 +111,7 @@ impl Link {
         match self.phase {
             Phase::Hello => {
                 if self.hello.read(line) {
-                    let (commands, _unlisted) = self.hello.setup(&self.probe, self.rules);
+                    let (commands, _unlisted) = self.hello.setup(&self.probe.options, self.rules);
                     self.out.extend(commands);
                     self.out.extend(listed_page_options(&self.hello, &self.wanted));
                     self.out.push("ucinewgame".into());
