@@ -260,6 +260,10 @@ impl ThreadState<'_> {
             self.enter_child(ply + 1, pos, mv);
             self.keys.push(pos.key());
             let nodes_before = self.nodes;
+            // The child's line starts empty: a "full-window" search whose window alpha has
+            // narrowed to one point (alpha = beta - 1) is no PV node, leaves its line alone,
+            // and the line copied below would be another move's.
+            self.pv_len[ply + 1] = 0;
             let mut score;
             if depth >= 3
                 && moves_searched > 1 + pv_node as i32

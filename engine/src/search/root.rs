@@ -483,9 +483,10 @@ impl ThreadState<'_> {
         first: bool,
         nodes: u64,
     ) {
-        // A reported line is kept only as far as its moves are legal in turn: the full tier's
-        // Lazy SMP test on a 1 MB table once saw a deep PV move of another position (seen in
-        // Alice3, 8 threads); GUIs must never be sent an illegal move.
+        // A reported line is kept only as far as its moves are legal in turn (GUIs must never
+        // be sent an illegal move): the full tier's Lazy SMP test once saw another move's line
+        // here, copied after a search whose window had narrowed to one point (now cleared
+        // before each child search, alphabeta.rs); this check stays as the last guard.
         let mut at = root.after(mv);
         let child_pv: Vec<Move> = self.pv[1][..self.pv_len[1]]
             .iter()
