@@ -161,6 +161,9 @@ test('moves in the list and in the engine lines, and the report rows, act from t
   const second = page.locator('#lines .line').first().locator('.pv-move').nth(1);
   await second.waitFor({ timeout: 30000 });
   await second.focus();
+  // The lines are redrawn as the analysis deepens: the focus stays on the same move.
+  await page.waitForTimeout(1500);
+  assert.equal(await page.evaluate(() => document.activeElement?.dataset.key), 'pv:0:1');
   await page.keyboard.press('Enter');
   // The third move is ply 3: the line's second move is ply 5, shown.
   await page.waitForFunction(() => document.querySelector('#moves .move.current')?.dataset.ply === '5');

@@ -42,6 +42,20 @@ function draw(shape) {
   send({ cmd: 'comment', node: state.node, text: writeComment(text, toggleShape(shapes, shape)) });
 }
 
+/** Runs `redraw` (which rebuilds the move list, the report and the engine lines) and gives the
+ * keyboard focus back to the control it was on (same id, or same `data-key`): a keyboard user
+ * keeps their place while the engine's lines update several times a second. */
+function keepFocus(redraw) {
+  const was = document.activeElement;
+  const panel = was && was.closest ? was.closest('#moves, #lines, #review') : null;
+  const id = panel ? was.id : '';
+  const key = panel ? was.dataset.key : undefined;
+  redraw();
+  if (!panel) return;
+  const back = id ? document.getElementById(id) : key ? panel.querySelector(`[data-key="${CSS.escape(key)}"]`) : null;
+  if (back && document.activeElement !== back) back.focus({ preventScroll: true });
+}
+
 /** The comment box's text written into the shown move's comment (its shapes kept). */
 function saveComment() {
   if (!state) return;
@@ -65,10 +79,12 @@ function show(s) {
   $('status').classList.toggle('over', !!s.result);
   $('lastmove').textContent = lastMoveText(s);
   if (s.message) notice(s.message);
-  renderMoves($('moves'), s, (node) => send({ cmd: 'goto', node }));
-  markMoves($('moves'), s);
-  renderReview($('review'), s, reviewActions);
-  renderLines($('lines'), s, playLine);
+  keepFocus(() => {
+    renderMoves($('moves'), s, (node) => send({ cmd: 'goto', node }));
+    markMoves($('moves'), s);
+    renderReview($('review'), s, reviewActions);
+    renderLines($('lines'), s, playLine);
+  });
   renderEval($('evalbar'), $('evaltext'), s);
   renderPlayers($('player-top'), $('player-bottom'), s, receivedAt, boards.reversed);
   boards.setArrows(s.lines.map((l) => l.best));

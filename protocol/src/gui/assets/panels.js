@@ -5,9 +5,11 @@
 import { readComment } from './drawings.js';
 
 /** Makes `node` act on a click and, once focused with Tab, on Enter or Space (a control that
- * is not a button is keyboard-reachable too). */
-export function actOn(node, fn) {
+ * is not a button is keyboard-reachable too). `key` names it among its panel's controls, so
+ * that the focus comes back to it when the panel is redrawn (see app.js `keepFocus`). */
+export function actOn(node, fn, key) {
   node.tabIndex = 0;
+  if (key) node.dataset.key = key;
   node.setAttribute('role', 'button');
   node.addEventListener('click', fn);
   node.addEventListener('keydown', (e) => {
@@ -40,7 +42,7 @@ export function renderMoves(el, state, onGoto) {
     s.dataset.ply = String(node.ply);
     s.dataset.node = String(node.id);
     if (node.id === state.node) s.classList.add('current');
-    actOn(s, () => onGoto(node.id));
+    actOn(s, () => onGoto(node.id), `move:${node.id}`);
     parentEl.append(s, ' ');
     const text = readComment(node.comment).text;
     if (text) parentEl.append(span('comment', text), ' ');
@@ -117,7 +119,7 @@ export function renderLines(el, state, onPlay) {
     info.textContent = parts.join(' · ');
     el.appendChild(info);
   }
-  for (const line of state.lines) {
+  state.lines.forEach((line, index) => {
     const row = document.createElement('div');
     row.className = 'line';
     row.dataset.depth = String(line.depth);
@@ -130,13 +132,13 @@ export function renderLines(el, state, onPlay) {
       else if (i === 0) row.appendChild(span('num', `${number}…`));
       const s = span('pv-move', m.san);
       s.title = 'play the line up to this move';
-      actOn(s, () => onPlay(line.pv.slice(0, i + 1).map((x) => x.uci)));
+      actOn(s, () => onPlay(line.pv.slice(0, i + 1).map((x) => x.uci)), `pv:${index}:${i}`);
       row.appendChild(s);
       if (black) number += 1;
       black = !black;
     });
     el.appendChild(row);
-  }
+  });
 }
 
 /** Sets the evaluation bar from the first line (White's share of the bar). */

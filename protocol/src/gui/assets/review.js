@@ -113,7 +113,7 @@ function markedList(state, review, onGoto) {
     row.append(el('span', `label ${m.judgement}`, moveLabel(state, m)));
     if (m.best) row.append(el('span', 'best', `${m.best} was best`));
     if (m.line) row.append(el('span', 'pv', m.line));
-    actOn(row, () => onGoto(m.node));
+    actOn(row, () => onGoto(m.node), `row:${m.node}`);
     list.append(row);
   }
   return list;
