@@ -59,12 +59,8 @@ mod host {
         fn host_wall_ms() -> f64;
     }
 
-    /// The host's wall clock in milliseconds since 1970; a value that is not a finite
-    /// number reads as 0.
-    #[allow(unsafe_code)]
-    pub(super) fn wall_ms() -> f64 {
-        // SAFETY: as for `now_ms`: a host function without arguments returning an f64.
-        let ms = unsafe { host_wall_ms() };
+    /// A host's reading, 0 when it is not a finite number.
+    fn finite(ms: f64) -> f64 {
         if ms.is_finite() {
             ms
         } else {
@@ -72,18 +68,20 @@ mod host {
         }
     }
 
-    /// The host's clock in milliseconds; a value that is not a finite number reads as 0.
+    /// The host's wall clock in milliseconds since 1970.
+    #[allow(unsafe_code)]
+    pub(super) fn wall_ms() -> f64 {
+        // SAFETY: as for `now_ms`: a host function without arguments returning an f64.
+        finite(unsafe { host_wall_ms() })
+    }
+
+    /// The host's clock in milliseconds.
     #[allow(unsafe_code)]
     pub(super) fn now_ms() -> f64 {
         // SAFETY: `now_ms` is a host function without arguments that returns an f64; calling
         // an imported function is unsafe only because Rust cannot see its body. Any value is
-        // accepted (a non-finite one is replaced below).
-        let ms = unsafe { host_now_ms() };
-        if ms.is_finite() {
-            ms
-        } else {
-            0.0
-        }
+        // accepted (a non-finite one reads as 0).
+        finite(unsafe { host_now_ms() })
     }
 
     /// A moment of the host's clock, in milliseconds.

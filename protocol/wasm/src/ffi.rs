@@ -39,6 +39,11 @@ fn code(step: Step) -> u32 {
     }
 }
 
+/// The input buffer as text (invalid UTF-8 replaced).
+fn input_text(h: &Host) -> String {
+    String::from_utf8_lossy(&h.input).into_owned()
+}
+
 /// A new engine (made at its first command); its address is the handle of every other call.
 #[no_mangle]
 pub extern "C" fn vorpal_new() -> *mut Host {
@@ -69,7 +74,7 @@ fn page(h: &mut Host) -> &Page {
 #[no_mangle]
 pub extern "C" fn vorpal_page_command(handle: *mut Host) -> u32 {
     let h = host(handle);
-    let body = String::from_utf8_lossy(&h.input).into_owned();
+    let body = input_text(h);
     let (done, answer) = page(h).command(&body);
     h.output = answer;
     u32::from(done)
@@ -105,7 +110,7 @@ pub extern "C" fn vorpal_page_tick(handle: *mut Host) {
 #[no_mangle]
 pub extern "C" fn vorpal_page_engine_line(handle: *mut Host, link: u32) {
     let h = host(handle);
-    let line = String::from_utf8_lossy(&h.input).into_owned();
+    let line = input_text(h);
     page(h).engine_line(link, &line);
 }
 
@@ -113,7 +118,7 @@ pub extern "C" fn vorpal_page_engine_line(handle: *mut Host, link: u32) {
 #[no_mangle]
 pub extern "C" fn vorpal_page_engine_failed(handle: *mut Host, link: u32) {
     let h = host(handle);
-    let why = String::from_utf8_lossy(&h.input).into_owned();
+    let why = input_text(h);
     page(h).engine_failed(link, &why);
 }
 
@@ -122,7 +127,7 @@ pub extern "C" fn vorpal_page_engine_failed(handle: *mut Host, link: u32) {
 #[no_mangle]
 pub extern "C" fn vorpal_site_file(handle: *mut Host) {
     let h = host(handle);
-    let path = String::from_utf8_lossy(&h.input).into_owned();
+    let path = input_text(h);
     h.output = crate::gui::assets::find(&path)
         .map(|(body, _)| String::from_utf8_lossy(&body).into_owned())
         .unwrap_or_default();
@@ -166,7 +171,7 @@ pub extern "C" fn vorpal_input(handle: *mut Host, len: usize) -> *mut u8 {
 #[no_mangle]
 pub extern "C" fn vorpal_command(handle: *mut Host) -> u32 {
     let h = host(handle);
-    let line = String::from_utf8_lossy(&h.input).into_owned();
+    let line = input_text(h);
     let mut state = Step::Idle;
     let engine = h.engine.get_or_insert_with(UciEngine::new);
     for part in line.lines() {
@@ -190,7 +195,7 @@ pub extern "C" fn vorpal_step(handle: *mut Host) -> u32 {
 #[no_mangle]
 pub extern "C" fn vorpal_rules(handle: *mut Host) {
     let h = host(handle);
-    h.output = rules::query(&String::from_utf8_lossy(&h.input));
+    h.output = rules::query(&input_text(h));
 }
 
 /// The address of the output buffer.

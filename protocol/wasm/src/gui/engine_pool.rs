@@ -137,14 +137,4 @@ impl EnginePool {
     pub(super) fn lock_is_quiet(&self) -> bool {
         self.lock().requests.is_empty()
     }
-
-    /// Links alive.
-    pub fn len(&self) -> usize {
-        self.lock().live.len()
-    }
-
-    /// True when no link lives.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
 }
