@@ -4,12 +4,30 @@
 use super::data::Sample;
 use super::model::Network;
 use vorpal_engine::nnue::format::MAX_TEXT;
+use vorpal_engine::nnue::simd::OUTPUT_CHUNK;
 use vorpal_engine::nnue::{NetFile, INPUTS};
 
 /// Accumulator quantisation: activation 1.0 = 255.
 pub const QA: i32 = 255;
-/// Output weight quantisation: weight 1.0 = 64.
+/// The coarsest output weight quantisation: weight 1.0 = 64 (what
+/// [`super::model::OUT_WEIGHT_LIMIT`] was chosen for).
 pub const QB: i32 = 64;
+/// The finest output weight quantisation a file may use (the format's own bound).
+pub const MAX_QB: i32 = 4096;
+
+/// The output weight quantisation of `net`: the largest power of two from [`QB`] up to
+/// [`MAX_QB`] at which every output weight still rounds into ±127 (the engine's bound,
+/// `qa · |w| ≤ 32767`). Trained output weights are small (|w| about 0.3 at most), so a fixed 64
+/// kept only about 20 levels of them and cost 20 cp of rounding a position; 256 keeps 4 times
+/// as many (measured in `engine/data/vorpal.nnue.md`).
+pub fn output_quantisation(net: &Network) -> i32 {
+    let largest = net.out_weights.iter().fold(0.0f32, |m, w| m.max(w.abs()));
+    let mut qb = QB;
+    while qb < MAX_QB && (largest * (2 * qb) as f32).round() <= 127.0 {
+        qb *= 2;
+    }
+    qb
+}
 
 fn round_i16(x: f32) -> i16 {
     x.round().clamp(i16::MIN as f32, i16::MAX as f32) as i16
@@ -27,19 +45,20 @@ fn fit_description(mut text: String) -> String {
     text
 }
 
-/// The network quantised: first-layer weights and biases × QA, output weights × QB (all
-/// rounded to the nearest i16, clipped), output bias × QA·QB; `scale` centipawns per unit;
-/// the description cut to what the file format allows.
+/// The network quantised: first-layer weights and biases × QA, output weights × qb (all
+/// rounded to the nearest i16, clipped; qb from [`output_quantisation`]), output bias × QA·qb;
+/// `scale` centipawns per unit; the description cut to what the file format allows.
 pub fn quantise(net: &Network, scale: u32, text: String) -> NetFile {
     let text = fit_description(text);
     // The engine's rows: the factoriser's virtual rows folded into the real ones.
     let net = &net.folded();
+    let qb_int = output_quantisation(net);
     let qa = QA as f32;
-    let qb = QB as f32;
+    let qb = qb_int as f32;
     NetFile {
         hidden: net.hidden,
         qa: QA as u32,
-        qb: QB as u32,
+        qb: qb_int as u32,
         scale,
         text,
         ft_weights: net.ft_weights[..INPUTS * net.hidden]
@@ -48,7 +67,7 @@ pub fn quantise(net: &Network, scale: u32, text: String) -> NetFile {
             .collect(),
         ft_bias: net.ft_bias.iter().map(|&w| round_i16(w * qa)).collect(),
         out_weights: net.out_weights.iter().map(|&w| round_i16(w * qb)).collect(),
-        out_bias: (net.out_bias as f64 * (QA * QB) as f64)
+        out_bias: (net.out_bias as f64 * (QA * qb_int) as f64)
             .round()
             .clamp(i32::MIN as f64, i32::MAX as f64) as i32,
     }
@@ -56,7 +75,8 @@ pub fn quantise(net: &Network, scale: u32, text: String) -> NetFile {
 
 /// The engine's integer evaluation of `s` in centipawns, side to move's view: i16
 /// accumulators `ft_bias + Σ ft_weights[f]` (wrapping, as SIMD lanes do), `v = clamp(acc, 0,
-/// qa)`, `Σ v·v·w` in i32 per perspective, then in i64
+/// qa)`, `Σ v·v·w` in i32 per chunk of 128 neurons (the engine's `OUTPUT_CHUNK`: a wider
+/// layer could pass 2^31 in one sum), then in i64
 /// `(sum / qa + out_bias) · scale / (qa · qb)` (truncating divisions).
 pub fn quantised_eval(net: &NetFile, s: &Sample) -> i32 {
     let h = net.hidden;
@@ -73,12 +93,14 @@ pub fn quantised_eval(net: &NetFile, s: &Sample) -> i32 {
             }
         }
         let weights = &net.out_weights[side * h..(side + 1) * h];
-        let mut part: i32 = 0;
-        for (a, w) in acc.iter().zip(weights) {
-            let v = (*a as i32).clamp(0, qa);
-            part = part.wrapping_add(v * v * *w as i32);
+        for (a, w) in acc.chunks(OUTPUT_CHUNK).zip(weights.chunks(OUTPUT_CHUNK)) {
+            let mut part: i32 = 0;
+            for (a, w) in a.iter().zip(w) {
+                let v = (*a as i32).clamp(0, qa);
+                part = part.wrapping_add(v * v * *w as i32);
+            }
+            sum += part as i64;
         }
-        sum += part as i64;
     }
     let out = (sum / qa as i64 + net.out_bias as i64) * net.scale as i64 / (qa as i64 * net.qb as i64);
     out as i32
@@ -155,6 +177,32 @@ mod tests {
             let d = max_diff(&net);
             assert!(d <= 25.0, "random weights: float and quantised differ by {d} cp");
         }
+    }
+
+    /// The output weights get the finest power-of-two grid that still stores them in ±127, and
+    /// the finer grid is what makes small trained weights evaluate closer to the float model.
+    #[test]
+    fn output_quantisation_is_the_finest_grid_the_weights_fit() {
+        let mut net = Network::zeros(16);
+        let with_largest = |net: &mut Network, w: f32| {
+            net.out_weights[3] = w;
+            output_quantisation(net)
+        };
+        assert_eq!(with_largest(&mut net, 1.9), 64);
+        assert_eq!(with_largest(&mut net, -0.9), 128);
+        assert_eq!(with_largest(&mut net, 0.3), 256);
+        assert_eq!(with_largest(&mut net, 0.0), MAX_QB);
+        let mut rng = StdRng::seed_from_u64(13);
+        let mut small = random_net(&mut rng);
+        for w in &mut small.out_weights {
+            *w *= 0.5;
+        }
+        assert_eq!(quantise(&small, 400, String::new()).qb, 256);
+        let fine = max_diff(&small);
+        assert!(
+            fine <= 8.0,
+            "small output weights on the finer grid differ by {fine} cp"
+        );
     }
 
     #[test]
