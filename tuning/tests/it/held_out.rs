@@ -4,6 +4,7 @@
 
 use crate::common::datagen::{quick, records, scratch};
 use std::process::{Command, Output};
+use vorpal_engine::nnue::NetFile;
 use vorpal_tuning::datagen::packed::PackedRecord;
 use vorpal_tuning::datagen::{self, OutputFormat};
 
@@ -59,13 +60,23 @@ fn relabel_then_compare() {
     assert_eq!(run(DATAGEN, &["relabel", held_s, "x.bin"]).status.code(), Some(2));
     assert_eq!(run(DATAGEN, &["relabel", held_s]).status.code(), Some(2));
 
-    let out = run(NNUE, &["compare", "--data", deep_s, "--net", "builtin"]);
+    // The built-in network beside net 1's file (format version 1, 128 hidden neurons), each
+    // on its own labelled line, whatever the built-in network's hidden size.
+    let net1 = concat!(env!("CARGO_MANIFEST_DIR"), "/../engine/data/nets/net1.nnue");
+    let out = run(NNUE, &["compare", "--data", deep_s, "--net", "builtin", "--net", net1]);
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{text} {}", String::from_utf8_lossy(&out.stderr));
     assert!(text.contains(&format!("{} positions, K = ", after.len())), "{text}");
-    for line in ["floor", "hand-crafted evaluation", "builtin"] {
+    for line in [
+        "floor",
+        "hand-crafted evaluation",
+        "  builtin ",
+        "/engine/data/nets/net1.nnue ",
+    ] {
         assert!(text.contains(line), "{line}: {text}");
     }
+    let old = NetFile::from_bytes(&std::fs::read(net1).unwrap()).unwrap();
+    assert_eq!((old.hidden, old.qb), (128, 64), "net 1's file as it was made");
     let bad = dir.join("bad.nnue");
     std::fs::write(&bad, b"VORPALNN but not a network").unwrap();
     let out = run(NNUE, &["compare", "--data", deep_s, "--net", bad.to_str().unwrap()]);

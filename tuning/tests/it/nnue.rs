@@ -185,7 +185,14 @@ fn the_binary_writes_a_network_that_loads() {
     assert!(stdout.contains("mean |float eval - quantised eval| = "), "{stdout}");
     let net = NetFile::from_bytes(&std::fs::read(&out).unwrap()).unwrap();
     assert_eq!(net.hidden, 32);
-    assert_eq!((net.qa, net.qb, net.scale), (255, 64, 400));
+    assert_eq!((net.qa, net.scale), (255, 400));
+    // The output weights on the finest power-of-two grid they fit (`quant::output_quantisation`).
+    assert!(
+        net.qb.is_power_of_two() && (64..=4096).contains(&net.qb),
+        "qb {}",
+        net.qb
+    );
+    assert!(net.out_weights.iter().all(|w| w.abs() <= 127));
     assert!(net.text.contains("hidden: 32") && net.text.contains("command: vorpal-nnue --data"));
     assert!(dir.path("ck/epoch-2.ckpt").exists());
 
