@@ -2,9 +2,9 @@
 //! ([`RunCommand`]), number parsers that refuse a value the engine cannot honour (never
 //! silently changing it), and the printing of clap's answers (help, version, errors) through
 //! the program's own writers, so that a closed output ends the program as everywhere
-//! ([`crate::output`]).
+//! ([`crate::uci::output`]).
 
-use crate::output::{to_stderr, to_stdout};
+use crate::uci::output::{to_stderr, to_stdout};
 use clap::error::ErrorKind;
 use vorpal_engine::Variant;
 

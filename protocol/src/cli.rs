@@ -9,16 +9,16 @@
 //! implements [`RunCommand`].
 
 use crate::arg_values::{report, RunCommand};
-use crate::go::{parse_go, GoRequest};
-use crate::output::{to_stdout, Output, StdStream};
-use crate::serve::serve;
-use crate::session::EngineSession;
 use crate::status;
+use crate::uci::output::{to_stdout, Output, StdStream};
+use crate::uci::serve::serve;
+use crate::uci::session::EngineSession;
 use crate::uci::{command_help, error_text, Uci};
 use crate::xboard::Xboard;
 use clap::error::ErrorKind;
 use clap::{CommandFactory, Parser};
 use vorpal_engine::Position;
+use vorpal_uci_text::go::{parse_go, GoRequest};
 
 /// Logging to stderr only, filtered by `RUST_LOG` (default: warnings and errors, and the bot's
 /// events). A failed write ends the program like any other write to stderr.
@@ -85,12 +85,18 @@ macro_rules! subcommands {
 subcommands! {
     Xboard(XboardArgs),
     #[command(visible_alias = "analyse")]
-    Analyze(crate::analyze_args::AnalyzeArgs),
+    Analyze(crate::analyze::args::AnalyzeArgs),
     Annotate(crate::annotate::AnnotateArgs),
     Solve(crate::solve::SolveArgs),
     Gui(crate::gui::GuiArgs),
     Tb(crate::tb::TbArgs),
     Bot(crate::bot::BotArgs),
+}
+
+/// The UCI adapter of a session that may switch to CECP: its `xboard` command hands the
+/// session to a new [`Xboard`].
+pub(crate) fn uci_switching_to_cecp() -> Uci {
+    Uci::switching_to(|| Box::new(Xboard::new()))
 }
 
 /// Runs the program for `args` (without the program name); returns the exit status.
@@ -102,7 +108,7 @@ pub fn run(args: &[String]) -> i32 {
         Ok(Cli { command: None }) => {
             let session = EngineSession::new(Output::stdout());
             session.out().line(&Uci::banner());
-            serve(&mut std::io::stdin().lock(), session, Box::new(Uci::new()));
+            serve(&mut std::io::stdin().lock(), session, Box::new(uci_switching_to_cecp()));
             status::SUCCESS
         }
     }

@@ -5,11 +5,11 @@
 
 pub use crate::gui::{GuiPgn, HttpHead};
 
+use crate::cli::uci_switching_to_cecp;
 use crate::gui::{engine_line_door, gui_command_door, import_pgn_door, parse_head_door};
-use crate::output::{Capture, Output};
-use crate::serve::{serve, Protocol};
-use crate::session::EngineSession;
-use crate::uci::Uci;
+use crate::uci::output::{Capture, Output};
+use crate::uci::serve::{serve, Protocol};
+use crate::uci::session::EngineSession;
 use crate::xboard::Xboard;
 use std::io::Cursor;
 use vorpal_engine::Rules;
@@ -24,7 +24,7 @@ fn dialogue(input: &[u8], protocol: Box<dyn Protocol>) -> String {
 /// Feeds `input` to the UCI loop as stdin would (lines, overlong ones refused, a line's bugs
 /// caught) until `quit` or its end; returns everything printed.
 pub fn uci_dialogue(input: &[u8]) -> String {
-    dialogue(input, Box::new(Uci::new()))
+    dialogue(input, Box::new(uci_switching_to_cecp()))
 }
 
 /// Feeds `input` to the CECP (XBoard) loop; returns everything printed.

@@ -2,10 +2,10 @@
 //! it gives the review ([`Args`]).
 
 use crate::arg_values::{in_range, positive, RunCommand};
-use crate::go::MAX_DEPTH;
-use crate::options::{HASH_MAX, THREADS_MAX};
 use std::time::Duration;
 use vorpal_engine::search::{Limits, SearchOptions};
+use vorpal_uci_text::go::MAX_DEPTH;
+use vorpal_uci_text::options::{HASH_MAX, THREADS_MAX};
 
 /// Nodes per position when no limit is given: a 40-move game (81 positions) in well under a
 /// minute on one thread of a 2-core machine.

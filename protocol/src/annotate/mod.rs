@@ -24,16 +24,16 @@ pub use review::{review_game, GameReview, MoveReview, ReviewError};
 pub use write::{annotated_pgn, eval_text};
 
 use crate::analyze::searcher;
-use crate::options::available_memory_mb;
-use crate::output::{to_stderr, StdStream};
-use crate::session::ENGINE;
 use crate::status;
+use crate::uci::output::{to_stderr, StdStream};
+use crate::uci::session::ENGINE;
 pub use args::AnnotateArgs;
 use args::Args;
 use games::GameError;
 use progress::Progress;
 use std::io::{IsTerminal, Read, Write};
 use vorpal_engine::Rules;
+use vorpal_uci_text::options::available_memory_mb;
 
 /// Runs `vorpal annotate` with the settings of its command line; returns the exit status.
 pub fn run(args: Args) -> i32 {

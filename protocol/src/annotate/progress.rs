@@ -1,7 +1,7 @@
 //! The progress line of `vorpal annotate` on stderr: the game, the position being searched and
 //! an estimate of the time left (from the time per position so far).
 
-use crate::output::StdStream;
+use crate::uci::output::StdStream;
 use std::cell::Cell;
 use std::io::Write;
 use std::time::Instant;

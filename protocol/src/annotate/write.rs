@@ -6,12 +6,12 @@
 use super::games::InputGame;
 use super::judge::{Judgement, SideSummary};
 use super::review::{GameReview, MoveReview};
-use crate::analyze_json::{json_line, ScoreJson};
-use crate::format::{pv_numbered, pv_uci};
+use crate::analyze::json::{json_line, ScoreJson};
 use serde::Serialize;
 use vorpal_client::pgn::PgnGame;
 use vorpal_engine::search::Score;
 use vorpal_engine::Color;
+use vorpal_uci_text::format::{pv_numbered, pv_uci};
 
 /// A score from White's view as PGN's `[%eval]` value: pawns with two decimals (`0.32`,
 /// `-1.05`), or `#3` / `#-3` for a mate (negative: Black mates), `#0` for the mated side.

@@ -4,7 +4,6 @@
 
 use super::config::EngineConfig;
 use super::replay::alice_rules;
-use crate::options::available_memory_mb;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use vorpal_client::engine_process::{EngineConfig as UciConfig, EngineProcess};
@@ -13,6 +12,7 @@ use vorpal_engine::nnue::Network;
 use vorpal_engine::search::{Limits, SearchControl, SearchOptions, Searcher};
 use vorpal_engine::tablebase::Tablebases;
 use vorpal_engine::{Evaluator, Game, Move};
+use vorpal_uci_text::options::available_memory_mb;
 
 /// Something that finds moves (one per game: a fresh table, or a fresh engine process).
 pub trait Player: Send {

@@ -32,8 +32,8 @@ mod wire;
 pub use args::BotArgs;
 
 use crate::arg_values::RunCommand;
-use crate::output::to_stderr;
 use crate::status;
+use crate::uci::output::to_stderr;
 
 impl RunCommand for BotArgs {
     fn run(self) -> i32 {

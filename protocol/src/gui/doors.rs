@@ -2,14 +2,15 @@
 //! the HTTP request head, and the page's JSON commands on a session without engines.
 
 use super::engine_pool::EnginePool;
+use super::host::ServerHost;
 use super::http::command;
-use super::pgn_io::{export_pgn, import_pgn, ExportGame};
 use super::server::parse_head;
-use super::session::Shared;
 use serde_json::Value;
 use std::sync::Arc;
 use vorpal_client::pgn_text::is_result;
 use vorpal_engine::Rules;
+use vorpal_page::pgn_io::{export_pgn, import_pgn, ExportGame};
+use vorpal_page::session::Shared;
 
 /// What the GUI's PGN import made of a text.
 pub struct GuiPgn {
@@ -67,7 +68,7 @@ pub fn parse_head_door(bytes: &[u8]) -> Result<HttpHead, u16> {
 
 /// See [`crate::doors::gui_commands`].
 pub fn gui_command_door(lines: &str) -> (Vec<u16>, String, String) {
-    let shared = Shared::new(Arc::new(Vec::new()), EnginePool::new(0));
+    let shared = Shared::new(Arc::new(Vec::new()), ServerHost::new(EnginePool::new(0)));
     let mut statuses = Vec::new();
     for line in lines.lines() {
         let status = match serde_json::from_str::<Value>(line) {
@@ -87,13 +88,13 @@ pub fn gui_command_door(lines: &str) -> (Vec<u16>, String, String) {
 /// See [`crate::doors::gui_engine_line`].
 pub fn engine_line_door(fen: &str, line: &str) -> Option<(u32, Vec<(String, String)>)> {
     let pos = vorpal_engine::Position::from_fen(fen, Rules::default()).ok()?;
-    let mut analysis = super::lines::Analysis::default();
+    let mut analysis = vorpal_page::lines::Analysis::default();
     analysis.read(pos, line);
-    let _ = super::lines::tablebase_verdict(line);
-    let parsed = super::lines::parse_line(line)?;
+    let _ = vorpal_page::lines::tablebase_verdict(line);
+    let parsed = vorpal_page::lines::parse_line(line)?;
     if let Some(score) = parsed.score {
-        let _ = super::lines::score_text(score, pos.side_to_move());
-        let _ = super::lines::white_centipawns(score, pos.side_to_move());
+        let _ = vorpal_page::lines::score_text(score, pos.side_to_move());
+        let _ = vorpal_page::lines::white_centipawns(score, pos.side_to_move());
     }
-    Some((parsed.multipv, super::lines::pv_moves(&pos, &parsed.pv)))
+    Some((parsed.multipv, vorpal_page::lines::pv_moves(&pos, &parsed.pv)))
 }

@@ -7,21 +7,21 @@
 //! range-checked (400), or clamped where the docs say so (`goto`).
 
 use super::access::{Access, Grant};
-use super::assets;
-use super::commands::page_command;
 use super::engine_pool::EnginePool;
 use super::hub::Hub;
-use super::requests::{CloseRequest, OpenRequest};
 use super::secret::TOKEN_VARIABLE;
 use super::server::{self, Handler, Limits, Request, Response};
-use super::session::{PageSession, Shared};
-use super::view::View;
 use super::GuiConfig;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr, TcpListener};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+use vorpal_page::assets;
+use vorpal_page::commands::page_command;
+use vorpal_page::requests::{CloseRequest, OpenRequest};
+use vorpal_page::session::{PageSession, Shared};
+use vorpal_page::view::View;
 
 /// Longest wait of one long poll.
 const POLL_WAIT: Duration = Duration::from_secs(20);
@@ -287,7 +287,7 @@ impl Routes {
         let deadline = Instant::now() + POLL_WAIT;
         let superseded = loop {
             let left = deadline.saturating_duration_since(Instant::now());
-            let changed = shared.wait_change(since, left.min(POLL_SLICE)).version != since;
+            let changed = shared.wait_change(since, left.min(POLL_SLICE)).version() != since;
             if !self.hub.poll_is_current(&poll) {
                 break true;
             }

@@ -5,13 +5,14 @@
 //! that says it closes keeps its session a few seconds more, so a reload can rejoin it.
 
 use super::engine_pool::EnginePool;
+use super::host::ServerHost;
 use super::secret::{random_hex, SESSION_BITS};
-use super::session::Shared;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard, Weak};
 use std::thread;
 use std::time::{Duration, Instant};
 use vorpal_client::engine_process::EngineConfig;
+use vorpal_page::session::Shared;
 
 /// Pages served at once; each has its own game and engines.
 pub const MAX_SESSIONS: usize = 8;
@@ -88,7 +89,7 @@ impl Hub {
         }
         let id = random_hex(SESSION_BITS)?;
         // Made outside the map's lock: it starts an engine.
-        let shared = Shared::new(self.engines.clone(), self.pool.clone());
+        let shared = Shared::new(self.engines.clone(), ServerHost::new(self.pool.clone()));
         let mut map = self.map();
         if map.len() >= MAX_SESSIONS {
             drop(map);

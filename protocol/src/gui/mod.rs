@@ -11,28 +11,15 @@
 
 mod access;
 mod args;
-mod assets;
-mod commands;
 mod doors;
 mod engine_pool;
-mod engine_talk;
-#[cfg(test)]
-mod golden;
+mod host;
 mod http;
 mod hub;
-mod lines;
-mod notation;
-mod pgn_io;
-mod requests;
 mod review;
-mod review_state;
 mod secret;
 mod server;
-mod session;
-mod settings;
 mod signals;
-mod tree;
-mod view;
 mod worker;
 
 pub use args::GuiArgs;

@@ -1,25 +1,23 @@
-//! The game report: a review of the main line run in the background with the same analysis as
-//! `vorpal annotate` (the engine library's search in-process, a modest node budget per
-//! position, the table kept from one position to the next). A running review holds a place of
-//! the server's engine cap (`--max-engines`) and stops when the session ends, the game changes
-//! or the server shuts down. The page sees its progress, then every move's evaluation and
-//! judgement, the better lines, both sides' totals and the annotated PGN.
+//! The game report of `vorpal gui`: a review of the main line run on a server thread with the
+//! same analysis as `vorpal annotate` (the engine library's search in-process, a modest node
+//! budget per position, the table kept from one position to the next). A running review holds
+//! a place of the server's engine cap (`--max-engines`) and stops when the session ends, the
+//! game changes or the server shuts down. The page's side (its state, progress and view) is
+//! `vorpal_page::review`; this module runs the analysis and turns it into the page's report.
 //!
-//! The only door: [`PageSession::start_review`] and [`PageSession::review_view`].
+//! The only door: [`start`], which the server's [`super::host::ServerHost`] calls.
 
-use super::review_state::Review;
-use super::session::{PageSession, Shared};
+use super::engine_pool::EnginePool;
 use crate::annotate::{
     annotated_pgn, clamped_cp, eval_text, read_games, review_game, GameReview, InputGame, Judgement, LocalAnalyst,
     MoveReview, ReviewError, SideSummary,
 };
-use crate::format::pv_numbered;
-use crate::session::ENGINE;
-use serde::Serialize;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Weak};
+use crate::uci::session::ENGINE;
+use std::sync::Arc;
 use vorpal_engine::search::{Limits, Score, SearchOptions, Searcher};
 use vorpal_engine::Color;
+use vorpal_page::review::{ReviewJob, ReviewReport, ReviewedMove, SideTotals};
+use vorpal_uci_text::format::pv_numbered;
 
 /// Nodes searched per position: a 40-move game takes well under a minute on one core.
 pub const REVIEW_NODES: u64 = 100_000;
@@ -30,184 +28,76 @@ const STACK_BYTES: usize = 64 << 20;
 /// Transposition table of a review, in MB.
 const HASH_MB: usize = 16;
 
-impl PageSession {
-    /// The main line's nodes and moves.
-    fn main_line_moves(&self) -> Vec<(usize, String)> {
-        self.tree.line(0)[1..]
-            .iter()
-            .map(|&n| (n, self.tree.node(n).uci.clone()))
-            .collect()
+/// Starts the review of `job` on a thread holding a place of `pool`: the session's PGN is read
+/// back as `vorpal annotate` reads a game (variations skipped, tags and comments kept). Refused
+/// when the game does not read back, or when the server's engine cap is reached.
+pub fn start(pool: &Arc<EnginePool>, job: ReviewJob) -> Result<u64, String> {
+    let game = read_games(&job.pgn, job.rules)
+        .into_iter()
+        .next()
+        .ok_or("no game to review")?
+        .map_err(|e| format!("the game cannot be reviewed: {e}"))?;
+    if game.moves.len() != job.moves {
+        return Err("the game could not be read back for its review".into());
     }
-
-    /// Starts a review of the main line (stopping one that runs). Refused for a game without
-    /// moves, or when the server's engine cap is reached.
-    pub fn start_review(&mut self, shared: &Arc<Shared>) -> Result<(), String> {
-        let nodes = self.main_line_moves();
-        if nodes.is_empty() {
-            return Err("there is no move to review".into());
-        }
-        let game = self.review_input()?;
-        if game.moves.len() != nodes.len() {
-            return Err("the game could not be read back for its review".into());
-        }
-        self.review = None;
-        let slot = self.pool().reserve()?;
-        let cancel = Arc::new(AtomicBool::new(false));
-        self.review = Some(Review {
-            nodes,
-            done: 0,
-            total: game.moves.len() + 1,
-            outcome: None,
-            cancel: cancel.clone(),
-        });
-        self.bump();
-        let weak = Arc::downgrade(shared);
-        let spawned = std::thread::Builder::new()
-            .name("review".into())
-            .stack_size(STACK_BYTES)
-            .spawn(move || {
-                let outcome = run(&game, &cancel, &|| slot.child.is_running(), &weak);
-                drop(slot);
-                if let (Some(outcome), Some(shared)) = (outcome, weak.upgrade()) {
-                    shared.update(|s, _| {
-                        if let Some(r) = s.review.as_mut().filter(|r| Arc::ptr_eq(&r.cancel, &cancel)) {
-                            r.done = r.total;
-                            r.outcome = Some(outcome);
-                            s.bump();
-                        }
-                    });
-                }
+    let slot = pool.reserve()?;
+    let ReviewJob {
+        mut progress, finish, ..
+    } = job;
+    std::thread::Builder::new()
+        .name("review".into())
+        .stack_size(STACK_BYTES)
+        .spawn(move || {
+            let outcome = run(&game, &mut |done, total| {
+                slot.child.is_running() && progress(done, total)
             });
-        if let Err(e) = spawned {
-            self.review = None;
-            return Err(format!("cannot start the review: {e}"));
+            drop(slot);
+            finish(outcome);
+        })
+        .map_err(|e| format!("cannot start the review: {e}"))?;
+    Ok(REVIEW_NODES)
+}
+
+/// Reviews `game` with the in-process search; None when stopped (`progress` said so: the
+/// session's review changed or ended, or the server is shutting down), else the report, or
+/// the engine's failure.
+fn run(game: &InputGame, progress: &mut dyn FnMut(usize, usize) -> bool) -> Option<Result<ReviewReport, String>> {
+    let searcher = Searcher::new(SearchOptions {
+        threads: 1,
+        hash_mb: HASH_MB,
+        ..SearchOptions::default()
+    });
+    let limits = Limits {
+        nodes: Some(REVIEW_NODES),
+        ..Limits::default()
+    };
+    let mut analyst = LocalAnalyst::new(searcher, limits, false);
+    match review_game(&game.start, &game.moves, &mut analyst, progress) {
+        Ok(review) => {
+            let about = format!("{ENGINE} review, {REVIEW_NODES} nodes per position");
+            let pgn = annotated_pgn(game, &review, ENGINE, &about);
+            Some(Ok(report(&review, pgn)))
         }
-        Ok(())
-    }
-
-    /// The main line as a game to review: the session's own PGN read back (variations are
-    /// skipped by the reader), so the export keeps the game's tags and comments.
-    fn review_input(&self) -> Result<InputGame, String> {
-        read_games(&self.pgn_text(), self.rules())
-            .into_iter()
-            .next()
-            .ok_or("no game to review")?
-            .map_err(|e| format!("the game cannot be reviewed: {e}"))
-    }
-
-    /// Stops and forgets the review (the game changed).
-    pub(super) fn drop_review(&mut self) {
-        self.review = None;
-    }
-
-    /// The review for the page (None when there is none, or when the main line changed since
-    /// it started).
-    pub fn review_view(&self) -> Option<ReviewView<'_>> {
-        let r = self.review.as_ref()?;
-        if r.nodes != self.main_line_moves() {
-            return None;
-        }
-        let mut out = ReviewView {
-            black: None,
-            done: r.done,
-            message: None,
-            moves: None,
-            nodes: REVIEW_NODES,
-            pgn: None,
-            start_cp: None,
-            state: "running",
-            total: r.total,
-            white: None,
-        };
-        match &r.outcome {
-            None => {}
-            Some(Err(e)) => {
-                out.state = "failed";
-                out.message = Some(e.as_str());
-            }
-            Some(Ok((review, pgn))) => {
-                out.state = "done";
-                out.moves = Some(
-                    r.nodes
-                        .iter()
-                        .zip(&review.moves)
-                        .map(|((node, _), m)| move_view(*node, m))
-                        .collect(),
-                );
-                out.start_cp = Some(white_cp(review.start_eval, Color::White));
-                out.white = Some(side_view(&review.sides[Color::White.index()]));
-                out.black = Some(side_view(&review.sides[Color::Black.index()]));
-                out.pgn = Some(pgn.as_str());
-            }
-        }
-        Some(out)
+        Err(ReviewError::Cancelled) => None,
+        Err(ReviewError::Engine { ply, message }) => Some(Err(format!("the review failed at ply {ply}: {message}"))),
     }
 }
 
-/// The game report for the page: its state (`running`, `failed` with a `message`, `done`)
-/// and progress; when done, every move's evaluation and judgement, the better lines, both
-/// sides' totals and the annotated PGN. Fields in alphabetical order, as the page has always
-/// received them; the report's own fields are left out until it is done.
-#[derive(Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ReviewView<'a> {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    black: Option<SideView>,
-    /// Positions searched so far.
-    done: usize,
-    /// Why it failed.
-    message: Option<&'a str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    moves: Option<Vec<ReviewedMove>>,
-    /// Nodes searched per position.
-    nodes: u64,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pgn: Option<&'a str>,
-    /// The start position's evaluation (White's centipawns).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    start_cp: Option<i32>,
-    state: &'static str,
-    /// Positions in all.
-    total: usize,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    white: Option<SideView>,
+/// The page's report of a finished review with its annotated `pgn`.
+pub fn report(review: &GameReview, pgn: String) -> ReviewReport {
+    ReviewReport {
+        moves: review.moves.iter().map(move_view).collect(),
+        start_cp: white_cp(review.start_eval, Color::White),
+        sides: [
+            side_view(&review.sides[Color::White.index()]),
+            side_view(&review.sides[Color::Black.index()]),
+        ],
+        pgn,
+    }
 }
 
-/// One reviewed move: evaluations from White's view.
-#[derive(Debug, Serialize)]
-struct ReviewedMove {
-    /// The engine's move (SAN), when it named one.
-    best: Option<String>,
-    /// Centipawns clamped to ±10 pawns (mates at the edge).
-    cp: i32,
-    /// `0.32`, `#-3`.
-    eval: String,
-    judgement: Option<&'static str>,
-    /// The engine's line, numbered SAN.
-    line: Option<String>,
-    /// Winning chances given away, 0..1.
-    loss: f64,
-    /// `?!`, `?` or `??`.
-    mark: Option<&'static str>,
-    mate: bool,
-    /// The move's node in the tree.
-    node: usize,
-    ply: usize,
-    san: String,
-}
-
-/// One side's totals.
-#[derive(Debug, Serialize)]
-struct SideView {
-    accuracy: Option<f64>,
-    acpl: Option<i64>,
-    blunders: usize,
-    inaccuracies: usize,
-    mistakes: usize,
-}
-
-/// The review of the move at `node`.
-fn move_view(node: usize, m: &MoveReview) -> ReviewedMove {
+/// The review of one move (its node in the tree is the session's to fill in).
+fn move_view(m: &MoveReview) -> ReviewedMove {
     let white = m.white_eval();
     ReviewedMove {
         best: m.best.map(|b| m.before.move_to_san(b)),
@@ -218,15 +108,15 @@ fn move_view(node: usize, m: &MoveReview) -> ReviewedMove {
         loss: (m.verdict.loss * 1000.0).round() / 1000.0,
         mark: m.verdict.judgement.map(Judgement::suffix),
         mate: matches!(white, Score::Mate(_)),
-        node,
+        node: 0,
         ply: m.ply,
         san: m.san(),
     }
 }
 
 /// One side's totals for the page.
-fn side_view(s: &SideSummary) -> SideView {
-    SideView {
+fn side_view(s: &SideSummary) -> SideTotals {
+    SideTotals {
         accuracy: s.accuracy().map(|a| (a * 10.0).round() / 10.0),
         acpl: s.acpl(),
         blunders: s.count(Judgement::Blunder),
@@ -244,68 +134,17 @@ fn white_cp(score: Score, side: Color) -> i32 {
     }
 }
 
-/// Reviews `game` with the in-process search; None when stopped (by `cancel`, the slot's end or
-/// the session's, or a changed main line), else the review with its annotated PGN, or the engine's failure.
-fn run(
-    game: &InputGame,
-    cancel: &AtomicBool,
-    slot_alive: &dyn Fn() -> bool,
-    session: &Weak<Shared>,
-) -> Option<Result<(GameReview, String), String>> {
-    let searcher = Searcher::new(SearchOptions {
-        threads: 1,
-        hash_mb: HASH_MB,
-        ..SearchOptions::default()
-    });
-    let limits = Limits {
-        nodes: Some(REVIEW_NODES),
-        ..Limits::default()
-    };
-    let mut analyst = LocalAnalyst::new(searcher, limits, false);
-    let mut progress = |done: usize, total: usize| {
-        if cancel.load(Ordering::SeqCst) || !slot_alive() {
-            return false;
-        }
-        let Some(shared) = session.upgrade() else {
-            return false;
-        };
-        // A main line changed since the start stops the review (its report would be hidden).
-        shared.update(|s, _| {
-            let line = s.main_line_moves();
-            match s.review.as_mut() {
-                Some(r) if std::ptr::eq(Arc::as_ptr(&r.cancel), cancel) && r.nodes == line => {
-                    r.done = done.min(total);
-                    s.bump();
-                    true
-                }
-                Some(r) if std::ptr::eq(Arc::as_ptr(&r.cancel), cancel) => {
-                    s.review = None;
-                    s.bump();
-                    false
-                }
-                _ => false,
-            }
-        })
-    };
-    match review_game(&game.start, &game.moves, &mut analyst, &mut progress) {
-        Ok(review) => {
-            let about = format!("{ENGINE} review, {REVIEW_NODES} nodes per position");
-            let pgn = annotated_pgn(game, &review, ENGINE, &about);
-            Some(Ok((review, pgn)))
-        }
-        Err(ReviewError::Cancelled) => None,
-        Err(ReviewError::Engine { ply, message }) => Some(Err(format!("the review failed at ply {ply}: {message}"))),
-    }
-}
-
 #[cfg(test)]
 mod tests {
-    use super::super::engine_pool::EnginePool;
-    use super::super::requests::Command;
+    use super::super::host::ServerHost;
     use super::*;
+    use crate::annotate::Verdict;
     use serde_json::Value;
     use std::time::Duration;
     use vorpal_client::engine_process::EngineConfig;
+    use vorpal_engine::Move;
+    use vorpal_page::requests::Command;
+    use vorpal_page::session::Shared;
 
     /// A session whose engine cannot start, with a cap of `max` engines.
     fn session(max: usize) -> Arc<Shared> {
@@ -314,7 +153,7 @@ mod tests {
             cmd: "/nonexistent/engine".into(),
             ..EngineConfig::default()
         }];
-        Shared::new(Arc::new(engines), EnginePool::new(max))
+        Shared::new(Arc::new(engines), ServerHost::new(EnginePool::new(max)))
     }
 
     fn import(shared: &Arc<Shared>, text: &str) {
@@ -399,15 +238,97 @@ mod tests {
         assert!(start_soon(&shared));
         shared
             .update(|s, sh| {
-                let last = s.tree.line_end(0);
+                let last = s.main_line_end();
                 s.game_command(sh, Command::Delete { node: last as u64 })
             })
             .unwrap();
         let stopped = (0..1000).any(|_| {
             std::thread::sleep(Duration::from_millis(10));
-            shared.lock().review.is_none()
+            !shared.lock().has_review()
         });
         assert!(stopped, "the review stops when the main line changes");
         assert!(start_soon(&shared), "its place is free again");
+    }
+
+    /// The page's report of a hand-made review of `1. e4 d5`: a good move, then a blunder
+    /// into mate (the page's golden transcript shows the same report).
+    #[test]
+    fn a_hand_made_review_gives_the_golden_report() {
+        let shared = session(0);
+        import(&shared, "1. e4 d5 *");
+        let got = report(&game_review(&shared), "pgn".into());
+        let moves: Vec<_> = got
+            .moves
+            .iter()
+            .map(|m| {
+                (
+                    m.best.as_deref(),
+                    m.cp,
+                    m.eval.as_str(),
+                    m.judgement,
+                    m.line.as_deref(),
+                    m.loss,
+                    m.mark,
+                )
+            })
+            .collect();
+        assert_eq!(
+            moves,
+            [
+                (Some("d4"), 20, "0.20", None, Some("1. d4"), 0.012, None),
+                (None, 1000, "#2", Some("blunder"), None, 0.457, Some("??")),
+            ]
+        );
+        let sides: Vec<_> = got.sides.iter().map(|s| (s.accuracy, s.acpl, s.blunders)).collect();
+        assert_eq!(sides, [(Some(97.3), Some(4), 0), (Some(11.0), Some(1012), 1)]);
+        assert_eq!((got.start_cp, got.pgn.as_str()), (12, "pgn"));
+    }
+
+    /// A hand-made report of the session's two moves: a good move, then a blunder into mate.
+    fn game_review(shared: &Arc<Shared>) -> GameReview {
+        let s = shared.lock();
+        let line = s.tree().line(0);
+        let start = *s.tree().start();
+        let d4 = start.parse_uci("d2d4").unwrap();
+        let review = |ply: usize, after: Score, best: Option<Move>, loss: f64, judgement| {
+            let node = s.tree().node(line[ply]);
+            MoveReview {
+                ply,
+                before: s.tree().node(line[ply - 1]).position,
+                mv: node.mv.unwrap(),
+                after,
+                best,
+                line: best.into_iter().collect(),
+                verdict: Verdict {
+                    loss,
+                    judgement,
+                    cp_loss: 0,
+                    accuracy: 0.0,
+                },
+            }
+        };
+        GameReview {
+            start,
+            start_eval: Score::Cp(12),
+            moves: vec![
+                review(1, Score::Cp(-20), Some(d4), 0.012_34, None),
+                review(2, Score::Mate(2), None, 0.4567, Some(Judgement::Blunder)),
+            ],
+            sides: [
+                SideSummary {
+                    moves: 1,
+                    cp_loss_sum: 4,
+                    accuracy_sum: 97.26,
+                    marks: [0, 0, 0],
+                },
+                SideSummary {
+                    moves: 1,
+                    cp_loss_sum: 1012,
+                    accuracy_sum: 11.0,
+                    marks: [0, 0, 1],
+                },
+            ],
+            nodes: 300,
+        }
     }
 }

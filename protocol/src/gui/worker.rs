@@ -13,7 +13,6 @@
 //! engine at once, even in the middle of the handshake.
 
 use super::engine_pool::{EnginePool, EngineSlot};
-use super::engine_talk::{listed_page_options, multipv_asked, multipv_of, split_page_options, with_extra, Event, Job};
 use std::sync::mpsc::{self, Receiver, Sender, TryRecvError};
 use std::sync::Arc;
 use std::thread;
@@ -21,6 +20,9 @@ use std::time::{Duration, Instant};
 use vorpal_client::engine_child::ChildHandle;
 use vorpal_client::engine_process::{EngineConfig, EngineProcess};
 use vorpal_engine::Rules;
+use vorpal_page::engine_talk::{
+    listed_page_options, multipv_asked, multipv_of, split_page_options, with_extra, Event, Job,
+};
 
 /// Time allowed for the handshake and `isready`.
 const STARTUP: Duration = Duration::from_secs(10);

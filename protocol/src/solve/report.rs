@@ -179,7 +179,7 @@ pub fn summary(solved: &Solved, seconds: f64) -> String {
 
 /// The starting position's diagram for the text output.
 pub fn diagram(pos: &Position) -> String {
-    crate::display::diagram(pos)
+    crate::uci::display::diagram(pos)
 }
 
 #[cfg(test)]

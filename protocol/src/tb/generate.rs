@@ -2,8 +2,8 @@
 //! progress line (material, elapsed time, time left estimated from the sizes) on stderr.
 
 use super::args::GenerateArgs as Args;
-use crate::output::{to_stderr, to_stdout};
 use crate::status;
+use crate::uci::output::{to_stderr, to_stdout};
 use serde_json::json;
 use std::time::Instant;
 use vorpal_engine::tablebase::{generate, GenStats, Material, Tablebases};

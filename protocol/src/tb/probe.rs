@@ -1,8 +1,8 @@
 //! `vorpal tb probe`: a position's value from the tables and every legal move's.
 
 use super::args::ProbeArgs;
-use crate::output::{to_stderr, to_stdout};
 use crate::status;
+use crate::uci::output::{to_stderr, to_stdout};
 use serde_json::{json, Value};
 use vorpal_engine::tablebase::{within_fifty_move_clock, Probe, Tablebases, Wdl};
 use vorpal_engine::{Position, Rules};

@@ -2,13 +2,13 @@
 //! `result`, `flip`, `help`.
 
 use super::printer::error;
-use crate::display::describe;
-use crate::go::MAX_PERFT;
-use crate::output::{one_line, to_stderr};
-use crate::position_words::parse_position;
-use crate::session::EngineSession;
+use crate::uci::display::describe;
+use crate::uci::output::{one_line, to_stderr};
+use crate::uci::session::EngineSession;
 use std::time::Instant;
 use vorpal_engine::{bench, eval, perft, FenStyle, Game, Position};
+use vorpal_uci_text::go::MAX_PERFT;
+use vorpal_uci_text::position_words::parse_position;
 
 /// The `help` text.
 const HELP: &str = "\
@@ -163,7 +163,7 @@ pub(super) fn run_perft(session: &EngineSession, depth: u32, pos: Position, thre
             Err(e) => return error(session, &format!("perft: cannot start {threads} threads: {e}")),
         }
     };
-    let (text, total) = crate::format::perft_text(&pos, depth, &counts);
+    let (text, total) = vorpal_uci_text::format::perft_text(&pos, depth, &counts);
     session.out().lines(&text);
     let seconds = start.elapsed().as_secs_f64();
     to_stderr(&format!(
@@ -218,14 +218,14 @@ pub(super) fn cmd_bench(session: &mut EngineSession, words: &[&str]) {
     let depth = match words {
         [] => bench::DEFAULT_DEPTH,
         [d] => match d.parse::<u32>() {
-            Ok(d) if (1..=crate::go::MAX_DEPTH).contains(&d) => d,
+            Ok(d) if (1..=vorpal_uci_text::go::MAX_DEPTH).contains(&d) => d,
             _ => {
                 return error(
                     session,
                     &format!(
                         "bench: depth '{}' is not a number in 1..={}",
                         one_line(d),
-                        crate::go::MAX_DEPTH
+                        vorpal_uci_text::go::MAX_DEPTH
                     ),
                 )
             }
@@ -251,7 +251,7 @@ pub(super) fn cmd_bench(session: &mut EngineSession, words: &[&str]) {
         to_stderr(&format!("Position: {number}/{total} {fen} nodes {nodes}\n"));
     });
     to_stderr("===========================\n");
-    session.out().lines(&crate::format::bench_text(&result));
+    session.out().lines(&vorpal_uci_text::format::bench_text(&result));
 }
 
 /// `result 1-0|0-1|1/2-1/2|* <reason>`.

@@ -9,29 +9,47 @@
 //! `result`, `help`, `uci`) are answered at once, also during a search.
 
 mod commands;
+pub mod display;
+pub mod input;
+pub mod output;
+pub mod panics;
 mod printer;
+pub mod serve;
+pub mod session;
+pub mod worker;
 
-use crate::go::{parse_go, GoRequest};
-use crate::input::MAX_LINE;
-use crate::options::{option_lines, parse_setoption};
-use crate::output::one_line;
-use crate::serve::{Flow, Protocol};
-use crate::session::{EngineSession, AUTHOR, ENGINE};
+use crate::uci::input::MAX_LINE;
+use crate::uci::output::one_line;
+use crate::uci::serve::{Flow, Protocol};
+use crate::uci::session::{EngineSession, AUTHOR, ENGINE};
 pub use commands::command_help;
 pub use printer::error_text;
 use printer::{error, note_text, UciPrinter};
 use std::sync::Arc;
+use vorpal_uci_text::go::{parse_go, GoRequest};
+use vorpal_uci_text::options::{option_lines, parse_setoption};
 
 /// The UCI side of a session: the protocol's own state (`debug`) and its commands.
 #[derive(Default)]
 pub struct Uci {
     debug: bool,
+    /// Makes the CECP adapter that the `xboard` command hands the session to (given by the
+    /// program, so that this room does not import the CECP one, which builds on its session).
+    cecp: Option<fn() -> Box<dyn Protocol>>,
 }
 
 impl Uci {
-    /// A fresh UCI adapter.
+    /// A fresh UCI adapter (without a CECP adapter to switch to: see [`Uci::switching_to`]).
     pub fn new() -> Uci {
         Uci::default()
+    }
+
+    /// A UCI adapter whose `xboard` command switches the session to the adapter `cecp` makes.
+    pub fn switching_to(cecp: fn() -> Box<dyn Protocol>) -> Uci {
+        Uci {
+            cecp: Some(cecp),
+            ..Uci::default()
+        }
     }
 
     /// The start-up banner (the one line the UCI loop prints unasked).
@@ -68,9 +86,11 @@ impl Uci {
             ["go", rest @ ..] => self.cmd_go(session, rest),
             ["stop", ..] => session.stop(),
             ["ponderhit", ..] => session.ponderhit(),
-            ["xboard", ..] => {
+            ["xboard", ..] if self.cecp.is_some() => {
                 session.stop();
-                return Flow::Switch(Box::new(crate::xboard::Xboard::new()));
+                if let Some(cecp) = self.cecp {
+                    return Flow::Switch(cecp());
+                }
             }
             ["quit", ..] => {
                 session.stop();
@@ -172,17 +192,17 @@ fn extension(session: &mut EngineSession, words: &[&str], line: &str) {
 }
 
 fn cmd_uci(session: &EngineSession) {
-    session.out().lines(&crate::format::uci_text(&option_lines()));
+    session.out().lines(&vorpal_uci_text::format::uci_text(&option_lines()));
 }
 
 /// Applies a checked option change; a new variant is announced with Fairy-Stockfish's line.
-fn cmd_setoption(session: &mut EngineSession, change: crate::options::Change) {
-    let variant = matches!(change, crate::options::Change::Variant(_));
+fn cmd_setoption(session: &mut EngineSession, change: vorpal_uci_text::options::Change) {
+    let variant = matches!(change, vorpal_uci_text::options::Change::Variant(_));
     if let Err(e) = session.apply(change) {
         return error(session, &e);
     }
     if variant {
-        let text = crate::format::variant_text(session.settings().variant, session.position());
+        let text = vorpal_uci_text::format::variant_text(session.settings().variant, session.position());
         session.out().line(&note_text(&text));
     }
 }

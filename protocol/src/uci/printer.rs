@@ -1,13 +1,13 @@
 //! The UCI dialect: notes and errors as `info string` lines, and the search thread's output
 //! (`info` lines and exactly one `bestmove` per `go`).
 
-pub use crate::format::{bestmove_line, error_text, note_text};
-use crate::format::{no_legal_move_line, report_line};
-use crate::output::Output;
-use crate::session::EngineSession;
-use crate::worker::Printer;
+use crate::uci::output::Output;
+use crate::uci::session::EngineSession;
+use crate::uci::worker::Printer;
 use vorpal_engine::search::Report;
 use vorpal_engine::{Game, Move, Position};
+pub use vorpal_uci_text::format::{bestmove_line, error_text, note_text};
+use vorpal_uci_text::format::{no_legal_move_line, report_line};
 
 /// Prints an error line in UCI (the one answer to every bad input).
 pub fn error(session: &EngineSession, message: &str) {

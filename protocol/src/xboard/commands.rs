@@ -6,14 +6,14 @@
 use super::printer::{error, result_line, Mode};
 use super::setup::{self, color_name, engine_fen, highlight, offered_variants, parse_cell, parse_move, targets};
 use super::Xboard;
-use crate::options::{cecp_option_features, parse_cecp_option, Change, THREADS_MAX};
-use crate::output::one_line;
-use crate::serve::Flow;
-use crate::session::{EngineSession, ENGINE};
+use crate::uci::output::one_line;
+use crate::uci::serve::Flow;
+use crate::uci::session::{EngineSession, ENGINE};
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 use vorpal_engine::search::Limits;
 use vorpal_engine::{Game, Position, Variant};
+use vorpal_uci_text::options::{cecp_option_features, parse_cecp_option, Change, THREADS_MAX};
 
 impl Xboard {
     /// Runs the command in `words` (`line` is the raw text, for messages and `option`).
@@ -58,7 +58,7 @@ impl Xboard {
                 None => self.bad(session, "bad time", line),
             },
             ["sd", d] => match d.parse::<u32>() {
-                Ok(d) if d >= 1 => self.tc.depth = Some(d.min(crate::go::MAX_DEPTH)),
+                Ok(d) if d >= 1 => self.tc.depth = Some(d.min(vorpal_uci_text::go::MAX_DEPTH)),
                 _ => self.bad(session, "bad depth", line),
             },
             ["time", cs] | ["otim", cs] => match cs.parse::<i64>() {
@@ -96,7 +96,10 @@ impl Xboard {
             ["post"] => self.post.store(true, Ordering::Relaxed),
             ["nopost"] => self.post.store(false, Ordering::Relaxed),
             ["memory", mb] => match mb.parse::<usize>() {
-                Ok(mb) if mb >= 1 => self.change(session, Change::Hash(mb.min(crate::options::HASH_MAX as usize))),
+                Ok(mb) if mb >= 1 => self.change(
+                    session,
+                    Change::Hash(mb.min(vorpal_uci_text::options::HASH_MAX as usize)),
+                ),
                 _ => self.bad(session, "bad size", line),
             },
             ["cores", n] => match n.parse::<usize>() {

@@ -12,9 +12,9 @@ mod commands;
 pub mod printer;
 pub mod setup;
 
-use crate::input::MAX_LINE;
-use crate::serve::{Flow, Protocol};
-use crate::session::EngineSession;
+use crate::uci::input::MAX_LINE;
+use crate::uci::serve::{Flow, Protocol};
+use crate::uci::session::EngineSession;
 use printer::{error, result_line, JobState, Mode, XboardPrinter};
 use setup::Cell;
 use std::sync::atomic::AtomicBool;

@@ -9,9 +9,9 @@
 //! before it handles the next command.
 
 use super::setup::{move_text, wide_text};
-use crate::output::{one_line, Output};
-use crate::session::EngineSession;
-use crate::worker::Printer;
+use crate::uci::output::{one_line, Output};
+use crate::uci::session::EngineSession;
+use crate::uci::worker::Printer;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Instant;
@@ -186,7 +186,7 @@ pub fn thinking_line(info: &SearchInfo, root: &Position) -> String {
         Score::Mate(n) => -MATE_SCORE + n,
     };
     let variant = root.rules().variant;
-    let pv: Vec<String> = crate::format::walk_pv(root, &info.pv)
+    let pv: Vec<String> = vorpal_uci_text::format::walk_pv(root, &info.pv)
         .iter()
         .map(|(_, m)| wide_text(variant, *m))
         .collect();

@@ -25,3 +25,5 @@ mod protocol_xboard;
 mod solve;
 mod solve_popeye;
 mod tablebase;
+#[cfg(feature = "long-tier")]
+mod tablebase_long;

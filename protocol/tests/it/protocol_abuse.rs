@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use vorpal_engine::{Game, PieceKind, Position};
 use vorpal_tests::fuzz::uci::GO_NUMBER_PARAMETERS;
 
-/// Longest line the engine reads (`protocol/src/input.rs`).
+/// Longest line the engine reads (`protocol/src/uci/input.rs`).
 const MAX_LINE: usize = 1 << 20;
 /// "Promptly": the engine answers `stop`, `quit` and the end of input within tens of
 /// milliseconds (the tests print the times they saw); the bound is generous enough to hold on a

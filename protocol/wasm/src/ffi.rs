@@ -128,7 +128,7 @@ pub extern "C" fn vorpal_page_engine_failed(handle: *mut Host, link: u32) {
 pub extern "C" fn vorpal_site_file(handle: *mut Host) {
     let h = host(handle);
     let path = input_text(h);
-    h.output = crate::gui::assets::find(&path)
+    h.output = vorpal_page::assets::find(&path)
         .map(|(body, _)| String::from_utf8_lossy(&body).into_owned())
         .unwrap_or_default();
 }
@@ -136,7 +136,7 @@ pub extern "C" fn vorpal_site_file(handle: *mut Host) {
 /// Every page file's path, one a line, into the output buffer.
 #[no_mangle]
 pub extern "C" fn vorpal_site_paths(handle: *mut Host) {
-    host(handle).output = crate::gui::assets::paths().join("\n");
+    host(handle).output = vorpal_page::assets::paths().join("\n");
 }
 
 /// The Worker requests since the last call (a JSON list of `{"do":"start"|"send"|"end",

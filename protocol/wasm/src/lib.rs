@@ -5,26 +5,14 @@
 //! game end, perft).
 //!
 //! The text every UCI host prints (`info`, `bestmove`, `option` lines, `perft`, `bench`) and
-//! the reading of `go`, `position` and `setoption` come from the `vorpal` binary's own source
-//! files, compiled here as modules of this crate, so the two hosts cannot drift apart. The
+//! the reading of `go`, `position` and `setoption` come from the `vorpal-uci-text` crate that the
+//! `vorpal` binary uses too, so the two hosts cannot drift apart. The
 //! exports a JavaScript host calls are in `ffi.rs` (WebAssembly only); `js/` holds the
 //! package's JavaScript and `build.sh` builds it.
 
 // `unsafe` only in the WebAssembly exports (`ffi`), where JavaScript hands back the
 // engine's address.
 #![deny(unsafe_code)]
-
-#[allow(dead_code)]
-#[path = "../../src/format.rs"]
-mod format;
-#[allow(dead_code)]
-#[path = "../../src/go.rs"]
-mod go;
-#[allow(dead_code)]
-#[path = "../../src/options.rs"]
-mod options;
-#[path = "../../src/position_words.rs"]
-mod position_words;
 
 #[cfg(all(target_family = "wasm", target_os = "unknown"))]
 mod ffi;

@@ -24,7 +24,7 @@ pub fn query(request: &str) -> String {
     match answer(request) {
         Ok(text) if text.is_empty() => "ok".to_string(),
         Ok(text) => format!("ok\n{text}"),
-        Err(e) => format!("error\n{}", crate::format::one_line(&e)),
+        Err(e) => format!("error\n{}", vorpal_uci_text::format::one_line(&e)),
     }
 }
 

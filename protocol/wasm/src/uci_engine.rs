@@ -9,17 +9,17 @@
 //! cannot have is left out: the options that read files (`EvalFile`, `AliceTbPath`,
 //! `Debug Log File`) and threads (`Threads` is taken; the search runs on one).
 
-use crate::format::{
-    bench_text, bestmove_line, error_text, no_legal_move_line, note_text, one_line, perft_text, report_line, uci_text,
-    variant_text,
-};
-use crate::go::{parse_go, GoRequest};
-use crate::options::{option_lines, parse_setoption, Change, Settings};
-use crate::position_words::parse_position;
 use std::time::Duration;
 use vorpal_engine::nnue::embedded_network;
 use vorpal_engine::search::{Limits, Score, SearchControl, SearchResult, Searcher, SliceBudget, SlicedSearch};
 use vorpal_engine::{bench, perft, Evaluator, Game, Position};
+use vorpal_uci_text::format::{
+    bench_text, bestmove_line, error_text, no_legal_move_line, note_text, one_line, perft_text, report_line, uci_text,
+    variant_text,
+};
+use vorpal_uci_text::go::{parse_go, GoRequest};
+use vorpal_uci_text::options::{option_lines, parse_setoption, Change, Settings};
+use vorpal_uci_text::position_words::parse_position;
 
 /// The slice a host asks for: new iterations start for 20 ms; an iteration still running
 /// after 250 ms pauses (then 500 ms, 1 s, ... for the same iteration).
@@ -347,13 +347,16 @@ impl UciEngine {
     fn bench(&mut self, words: &[&str]) {
         let depth = match words {
             [] => Some(bench::DEFAULT_DEPTH),
-            [d] => d.parse::<u32>().ok().filter(|d| (1..=crate::go::MAX_DEPTH).contains(d)),
+            [d] => d
+                .parse::<u32>()
+                .ok()
+                .filter(|d| (1..=vorpal_uci_text::go::MAX_DEPTH).contains(d)),
             _ => None,
         };
         let Some(depth) = depth else {
             return self.error(&format!(
                 "bench: expected 'bench [depth]' with a depth in 1..={}",
-                crate::go::MAX_DEPTH
+                vorpal_uci_text::go::MAX_DEPTH
             ));
         };
         let result = bench::run(depth, self.searcher.evaluator(), &mut |_, _, _| {});

@@ -26,7 +26,7 @@ pub enum Step {
     Pause(u64),
 }
 
-/// Longest line the engine reads (`protocol/src/input.rs`); longer ones are dropped.
+/// Longest line the engine reads (`protocol/src/uci/input.rs`); longer ones are dropped.
 pub const MAX_LINE: usize = 1 << 20;
 /// Most threads a stream may ask for (the machine is shared).
 pub const MAX_THREADS: i64 = 8;

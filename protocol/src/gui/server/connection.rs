@@ -4,7 +4,7 @@
 
 use super::message::{head_end, parse_head, reason, Request, Response};
 use super::{Handler, Limits};
-use crate::panics::panic_text;
+use crate::uci::panics::panic_text;
 use std::io::{ErrorKind, Read, Write};
 use std::net::{Shutdown, SocketAddr, TcpStream};
 use std::panic::{self, AssertUnwindSafe};

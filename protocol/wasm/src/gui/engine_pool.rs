@@ -2,13 +2,13 @@
 //! JavaScript owns. The module never talks to a Worker itself; it queues [`Request`]s (start
 //! a Worker, send it a line, end it) that the page takes with [`EnginePool::take_requests`],
 //! and the page hands each line the Worker prints back with [`EnginePool::line`]. A link's
-//! handshake and searches are run by [`super::worker::Link`].
+//! handshake and searches are run by [`Link`].
 
-use super::engine_talk::Event;
-use super::worker::Link;
+use super::link::Link;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, MutexGuard};
+use vorpal_page::engine_talk::Event;
 
 /// Engines a page may run at once (two in the engine-against-engine mode).
 pub const MAX_ENGINES: usize = 2;

@@ -3,11 +3,12 @@
 //! (`/api/cmd`) and gets the same answers and views; it carries the requests of
 //! [`EnginePool::take_requests`] to the Workers and their lines back.
 
-use super::commands::page_command;
 use super::engine_pool::{EnginePool, Request};
-use super::session::Shared;
+use super::worker::BrowserHost;
 use std::sync::Arc;
 use vorpal_client::engine_process::EngineConfig;
+use vorpal_page::commands::page_command;
+use vorpal_page::session::Shared;
 
 /// The engine the page offers: Vorpal in a Worker (the command is the package's Worker
 /// script, started by the page's JavaScript).
@@ -36,7 +37,7 @@ impl Page {
     pub fn new() -> Page {
         let pool = EnginePool::new();
         Page {
-            shared: Shared::new(Arc::new(vec![worker_engine()]), pool.clone()),
+            shared: Shared::new(Arc::new(vec![worker_engine()]), BrowserHost::new(pool.clone())),
             pool,
         }
     }
@@ -61,7 +62,7 @@ impl Page {
 
     /// The view's version: it changes with every update the page should show.
     pub fn version(&self) -> u64 {
-        self.shared.lock().version
+        self.shared.lock().version()
     }
 
     /// The game as PGN.

@@ -138,6 +138,7 @@ fn the_engine_answers_a_move_in_play_mode() {
 #[test]
 fn the_game_report_is_refused_with_the_reason() {
     let mut b = Browser::new();
+    b.send(r#"{"cmd":"move","uci":"e2m4"}"#);
     let (done, answer) = b.send(r#"{"cmd":"review"}"#);
     assert!(!done);
     assert!(answer["error"].as_str().unwrap().contains("vorpal gui"), "{answer}");

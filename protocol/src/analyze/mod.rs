@@ -2,14 +2,14 @@
 //! depth with the principal variation in SAN) or a script (`--json`: one JSON object per line).
 //! A progress indicator goes to stderr while the engine thinks.
 
-use crate::analyze_args::{AnalyzeArgs, Args};
-use crate::analyze_json;
+pub mod args;
+pub mod json;
+
 use crate::arg_values::RunCommand;
-use crate::display::diagram;
-use crate::format::{human_count, human_score, pv_numbered};
-use crate::options::available_memory_mb;
-use crate::output::{to_stderr, Output, StdStream};
 use crate::status;
+use crate::uci::display::diagram;
+use crate::uci::output::{to_stderr, Output, StdStream};
+use args::{AnalyzeArgs, Args};
 use std::io::{IsTerminal, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
@@ -17,6 +17,8 @@ use std::thread;
 use std::time::{Duration, Instant};
 use vorpal_engine::search::{Bound, Report, SearchControl, SearchInfo, SearchOptions, Searcher};
 use vorpal_engine::{Game, Position, Rules};
+use vorpal_uci_text::format::{human_count, human_score, pv_numbered};
+use vorpal_uci_text::options::available_memory_mb;
 
 impl RunCommand for AnalyzeArgs {
     fn run(self) -> i32 {
@@ -52,7 +54,7 @@ pub fn run(args: Args) -> i32 {
     let out = Output::stdout();
     let pos = *game.position();
     if args.json {
-        out.line(&analyze_json::position(&pos));
+        out.line(&json::position(&pos));
     } else {
         out.lines(&diagram(&pos));
         out.line(&format!("\nFen: {}", pos.to_fen()));
@@ -64,7 +66,7 @@ pub fn run(args: Args) -> i32 {
     if let Some((result, reason)) = game.outcome().filter(|_| pos.count_legal() == 0) {
         let text = format!("{} ({})", reason.text(), result.pgn());
         if args.json {
-            out.line(&analyze_json::end(result, reason));
+            out.line(&json::end(result, reason));
         } else {
             out.line(&format!("No legal move: {text}"));
         }
@@ -153,7 +155,7 @@ fn analyse(args: &Args, game: &Game, searcher: &mut Searcher, out: &Output) {
             Report::Info(info) => {
                 progress.set_depth(info.depth, info.nodes);
                 let block = if args.json {
-                    analyze_json::info(&info, &pos)
+                    json::info(&info, &pos)
                 } else {
                     match block.add(&info, &pos) {
                         Some(text) => text,
@@ -169,7 +171,7 @@ fn analyse(args: &Args, game: &Game, searcher: &mut Searcher, out: &Output) {
             Report::Note(text) if text.starts_with("tablebase") => {
                 progress.clear();
                 if args.json {
-                    out.line(&analyze_json::tablebase(&text));
+                    out.line(&json::tablebase(&text));
                 } else {
                     out.line(&text);
                 }
@@ -187,7 +189,7 @@ fn analyse(args: &Args, game: &Game, searcher: &mut Searcher, out: &Output) {
     };
     let ponder = result.ponder.filter(|&p| pos.after(best).is_legal(p));
     if args.json {
-        out.line(&analyze_json::bestmove(
+        out.line(&json::bestmove(
             &pos,
             best,
             ponder,
@@ -346,7 +348,7 @@ impl Progress {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analyze_args::parse_args;
+    use crate::analyze::args::parse_args;
 
     #[test]
     fn a_hash_beyond_the_free_memory_is_refused() {

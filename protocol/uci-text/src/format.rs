@@ -1,7 +1,6 @@
 //! Text forms of search output: the UCI `info` line in Stockfish's field order, scores for
 //! people, principal variations in UCI or numbered SAN, and the other lines every UCI host
-//! prints alike (`bestmove`, `info string`, `perft`). The WebAssembly build compiles this
-//! file too (`protocol/wasm`), so its text has one implementation.
+//! prints alike (`bestmove`, `info string`, `perft`).
 
 use vorpal_engine::bench::BenchResult;
 use vorpal_engine::search::{Bound, Report, Score, SearchInfo};

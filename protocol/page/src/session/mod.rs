@@ -7,18 +7,18 @@
 mod clocks;
 mod ending;
 mod engines;
+mod review;
 
 pub use clocks::Clocks;
 pub use ending::Ending;
 pub use engines::{EngineState, Search};
 
-use super::engine_pool::EnginePool;
-use super::lines::Analysis;
-use super::notation::refusal;
-use super::review_state::Review;
-use super::settings::{Mode, Settings};
-use super::tree::GameTree;
-use super::worker::EngineWorker;
+use crate::host::{EngineLink, PageHost};
+use crate::lines::Analysis;
+use crate::notation::refusal;
+use crate::review::Review;
+use crate::settings::{Mode, Settings};
+use crate::tree::GameTree;
 use clocks::Declared;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::Duration;
@@ -51,7 +51,7 @@ pub struct PageSession {
     pub(super) clocks: Option<Clocks>,
     /// Engine slots: 0 White (and analysis), 1 Black.
     pub(super) engine: [EngineState; 2],
-    workers: [Option<EngineWorker>; 2],
+    workers: [Option<Box<dyn EngineLink>>; 2],
     generation: [u64; 2],
     /// The search in progress.
     pub(super) search: Option<Search>,
@@ -69,10 +69,10 @@ pub struct PageSession {
     pub(super) alert: Option<String>,
     /// Changes with every update the page should see.
     pub(super) version: u64,
-    /// The server's engines, counted against its cap.
-    pool: Arc<EnginePool>,
+    /// The program hosting the session: its engines and game reports.
+    pub(crate) host: Arc<dyn PageHost>,
     /// The game report of the main line, running or done.
-    pub(super) review: Option<Review>,
+    pub(crate) review: Option<Review>,
 }
 
 /// A session shared between the HTTP threads, the engine threads and the ticker.
@@ -83,7 +83,7 @@ pub struct Shared {
 
 impl Shared {
     /// A new session at the standard start position.
-    pub fn new(engines: Arc<Vec<EngineConfig>>, pool: Arc<EnginePool>) -> Arc<Shared> {
+    pub fn new(engines: Arc<Vec<EngineConfig>>, host: Arc<dyn PageHost>) -> Arc<Shared> {
         let name = engines.first().map_or_else(String::new, |e| e.name.clone());
         let session = PageSession {
             engines,
@@ -116,7 +116,7 @@ impl Shared {
             message: None,
             alert: None,
             version: 1,
-            pool,
+            host,
             review: None,
         };
         let shared = Arc::new(Shared {
@@ -190,14 +190,30 @@ fn end_message(pos: &Position, result: GameResult, reason: EndReason) -> String 
 }
 
 impl PageSession {
+    /// The version the page's long poll waits on: it changes with every update the page
+    /// should show.
+    pub fn version(&self) -> u64 {
+        self.version
+    }
+
+    /// The moves and variations.
+    pub fn tree(&self) -> &GameTree {
+        &self.tree
+    }
+
+    /// What engine slot `slot` (0 White and analysis, 1 Black) knows of its engine.
+    pub fn engine_state(&self, slot: usize) -> &EngineState {
+        &self.engine[slot]
+    }
+
+    /// An engine's failure, as the status line shows it until the engine is restarted.
+    pub fn alert(&self) -> Option<&str> {
+        self.alert.as_deref()
+    }
+
     /// True when engine slot `slot` has a running (or failed) engine.
     pub fn engine_in_use(&self, slot: usize) -> bool {
         self.workers[slot].is_some() || self.engine[slot].failed.is_some()
-    }
-
-    /// The server's engine cap.
-    pub(super) fn pool(&self) -> &Arc<EnginePool> {
-        &self.pool
     }
 
     pub(super) fn bump(&mut self) {
@@ -475,18 +491,23 @@ impl PageSession {
     }
 }
 
-#[cfg(all(test, not(feature = "browser-page")))]
+#[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_host::TestHost;
 
-    /// A session whose engine cannot start (people play; engine failures are reported).
-    fn people() -> Arc<Shared> {
+    /// A session of `host` whose engine cannot start (people play; engine failures are reported).
+    fn people_of(host: Arc<TestHost>) -> Arc<Shared> {
         let engines = vec![EngineConfig {
             name: "none".into(),
             cmd: "/nonexistent/engine".into(),
             ..EngineConfig::default()
         }];
-        Shared::new(Arc::new(engines), EnginePool::new(2))
+        Shared::new(Arc::new(engines), host)
+    }
+
+    fn people() -> Arc<Shared> {
+        people_of(TestHost::new())
     }
 
     /// The view as the page gets it.
@@ -499,35 +520,6 @@ mod tests {
             .iter()
             .map(|&n| s.tree.node(n).san.clone())
             .collect()
-    }
-
-    /// Ending the engines on purpose (analysis, then a mode between people) is no failure:
-    /// the dying engine's last word belongs to an older generation.
-    #[test]
-    fn engines_ended_by_a_mode_change_are_not_failures() {
-        let script = "while read l; do case $l in uci) echo uciok;; isready) echo readyok;; quit) exit 0;; esac; done";
-        let engines = vec![EngineConfig {
-            name: "silent".into(),
-            cmd: "sh".into(),
-            args: vec!["-c".into(), script.into()],
-            ..EngineConfig::default()
-        }];
-        let shared = Shared::new(Arc::new(engines), EnginePool::new(2));
-        let analysis = Settings {
-            mode: Mode::Analysis,
-            ..Settings::default()
-        };
-        shared.update(|s, shared| s.apply_settings(shared, analysis));
-        let deadline = Instant::now() + Duration::from_secs(10);
-        while !shared.lock().engine[0].ready {
-            assert!(Instant::now() < deadline, "the engine did not start");
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        shared.update(|s, shared| s.apply_settings(shared, Settings::default()));
-        // The killed engine's thread reports its end within a poll or two.
-        std::thread::sleep(Duration::from_millis(500));
-        let s = shared.lock();
-        assert_eq!((s.alert.as_deref(), s.engine[0].failed.as_deref()), (None, None));
     }
 
     #[test]
@@ -585,7 +577,8 @@ mod tests {
 
     #[test]
     fn an_engine_that_cannot_start_is_reported() {
-        let shared = people();
+        let host = TestHost::new();
+        let shared = people_of(host.clone());
         // Between people no engine starts; analysis needs one.
         assert!(!shared.lock().engine_in_use(0));
         shared.update(|s, shared| {
@@ -595,13 +588,46 @@ mod tests {
             };
             s.apply_settings(shared, settings);
         });
-        let failed = (0..1000).any(|_| {
-            std::thread::sleep(Duration::from_millis(10));
-            shared.lock().engine[0].failed.is_some()
-        });
-        assert!(failed);
+        // The host reports the failure later, outside the session's lock, as its threads do.
+        host.deliver(crate::engine_talk::Event::Failed(
+            "none: cannot start /nonexistent/engine".into(),
+        ));
+        assert!(shared.lock().engine[0].failed.is_some());
         let s = shared.lock();
         assert!(view_json(&s)["status"].as_str().unwrap().contains("Engine failed"));
         assert!(s.engine_in_use(0));
+    }
+
+    /// Analysis asks the engine for an infinite search once it is ready, and its lines reach
+    /// the view (the host delivers the engine's words outside the session's lock).
+    #[test]
+    fn analysis_searches_once_the_engine_is_ready() {
+        use crate::engine_talk::{Event, Job};
+        let host = TestHost::new();
+        let shared = people_of(host.clone());
+        shared.update(|s, shared| {
+            let settings = Settings {
+                mode: Mode::Analysis,
+                ..s.settings.clone()
+            };
+            s.apply_settings(shared, settings);
+        });
+        assert!(host.jobs().is_empty(), "no search before the handshake");
+        host.deliver(Event::Ready {
+            name: "Fake".into(),
+            variants: vec!["alice".into()],
+            options: vec!["MultiPV".into()],
+            elo_range: None,
+        });
+        let jobs = host.jobs();
+        let Some(Job::Go { id, go, expected, .. }) = jobs.last().cloned() else {
+            panic!("no search: {jobs:?}");
+        };
+        assert!(go.starts_with("go infinite") && expected.is_none(), "{go}");
+        host.deliver(Event::Info(id, "info depth 5 multipv 1 score cp 31 pv e2e4".into()));
+        shared.tick();
+        let view = view_json(&shared.lock());
+        assert_eq!(view["engines"][0]["name"], "Fake", "{view}");
+        assert!(view.to_string().contains("0.31"), "{view}");
     }
 }

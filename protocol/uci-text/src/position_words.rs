@@ -1,5 +1,4 @@
-//! The words of `position startpos|fen <FEN> [moves ...]` as a game. The WebAssembly build
-//! compiles this file too (`protocol/wasm`), so both hosts read `position` alike.
+//! The words of `position startpos|fen <FEN> [moves ...]` as a game.
 
 use crate::format::one_line;
 use vorpal_engine::{Game, Position, Rules};

@@ -1,7 +1,7 @@
 //! What a page's session and an engine link say to each other, whatever carries the words:
 //! the requests ([`Job`]), the reports ([`Event`]), and the page's options and MultiPV rules
 //! that every link applies the same way. The native link is a process over pipes driven by a
-//! thread ([`super::worker`]); the browser build's is a Web Worker.
+//! thread; the browser build's is a Web Worker ([`crate::host`]).
 
 use std::time::Duration;
 use vorpal_client::engine_process::EngineConfig;

@@ -6,12 +6,12 @@
 //! with [`status::CLOSED_OUTPUT`] (the reader of a pipe went away) or [`status::WRITE_FAILED`]
 //! (any other write error), since nobody is left to read what the program would say.
 
-pub use crate::format::one_line;
 use crate::status;
 use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
+pub use vorpal_uci_text::format::one_line;
 
 /// Ends the program after a failed write to stdout or stderr.
 fn end_after_write_error(error: &io::Error) -> ! {

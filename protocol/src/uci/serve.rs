@@ -3,9 +3,9 @@
 //! handling a line must not end the dialogue: where panics unwind (debug and test builds) the
 //! protocol reports it and the loop goes on.
 
-use crate::input::{read_line, Line};
-use crate::panics::panic_text;
-use crate::session::EngineSession;
+use crate::uci::input::{read_line, Line};
+use crate::uci::panics::panic_text;
+use crate::uci::session::EngineSession;
 use std::io::BufRead;
 use std::panic::{self, AssertUnwindSafe};
 
@@ -31,7 +31,7 @@ pub trait Protocol {
     fn internal_error(&mut self, session: &mut EngineSession, line: &str, message: &str) {
         let what = format!(
             "internal error while handling '{}': {message}; the engine keeps serving",
-            crate::output::one_line(line)
+            crate::uci::output::one_line(line)
         );
         self.report_error(session, &what);
     }

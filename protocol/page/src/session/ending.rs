@@ -4,8 +4,8 @@
 
 use super::clocks::Declared;
 use super::PageSession;
-use crate::gui::lines::white_centipawns;
-use crate::gui::settings::Mode;
+use crate::lines::white_centipawns;
+use crate::settings::Mode;
 use vorpal_client::arbiter::color_name;
 use vorpal_engine::{Color, GameResult};
 

@@ -3,9 +3,8 @@
 //! searches the mode asks of them.
 
 use super::{PageSession, Shared};
-use crate::gui::engine_talk::{Event, Job};
-use crate::gui::settings::{Limit, Mode};
-use crate::gui::worker::EngineWorker;
+use crate::engine_talk::{Event, Job};
+use crate::settings::{Limit, Mode};
 use std::sync::{Arc, Weak};
 use std::time::Duration;
 use vorpal_engine::clock::Instant;
@@ -61,11 +60,12 @@ impl PageSession {
             name: config.name.clone(),
             ..EngineState::default()
         };
-        let worker = EngineWorker::spawn(&self.pool, config, self.rules(), options, move |event| {
+        let on_event = Box::new(move |event| {
             if let Some(shared) = weak.upgrade() {
                 shared.update(|s, _| s.on_event(slot, generation, event));
             }
         });
+        let worker = self.host.start_engine(config, self.rules(), options, on_event);
         match worker {
             Ok(w) => self.workers[slot] = Some(w),
             Err(why) => {
@@ -80,7 +80,7 @@ impl PageSession {
     }
 
     /// Refuses an Elo outside the range a started engine that the settings choose listed.
-    pub fn check_elo(&self, settings: &crate::gui::settings::Settings) -> Result<(), String> {
+    pub fn check_elo(&self, settings: &crate::settings::Settings) -> Result<(), String> {
         let Some(elo) = settings.elo else { return Ok(()) };
         for slot in 0..2 {
             let e = &self.engine[slot];
@@ -189,7 +189,7 @@ impl PageSession {
                     self.search = None;
                 }
                 self.stop_clocks();
-                if self.pool.is_closed() {
+                if self.host.is_closed() {
                     // The server is stopping and ended the engine itself: no failure to report
                     // (the page sees the lost connection).
                     self.alert = Some("The server is stopping.".into());
@@ -224,7 +224,7 @@ impl PageSession {
     }
 
     /// Stops the search in progress (its engine is told to stop).
-    pub(in crate::gui) fn stop_search(&mut self) {
+    pub(crate) fn stop_search(&mut self) {
         if let Some(s) = self.search.take() {
             if let Some(w) = &self.workers[s.slot] {
                 w.send(Job::Stop);

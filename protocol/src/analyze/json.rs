@@ -4,10 +4,10 @@
 //! Each record is a variant of [`Record`], whose fields are written in their declared order
 //! after the `type` tag.
 
-use crate::format::{pv_san, pv_uci};
 use serde::Serialize;
 use vorpal_engine::search::{Bound, Score, SearchInfo};
 use vorpal_engine::{EndReason, GameResult, Move, Position};
+use vorpal_uci_text::format::{pv_san, pv_uci};
 
 /// A score as the JSON lines write it: `{"cp":31}` or `{"mate":-3}` (`annotate --json` writes
 /// its evaluations in this form too).

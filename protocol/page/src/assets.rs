@@ -54,7 +54,6 @@ pub fn find(path: &str) -> Option<(Vec<u8>, &'static str)> {
 /// Every asset's path: the page served from a plain folder (the browser build's static
 /// site) is these files, each with [`find`]'s body. (The server looks files up by path; the
 /// browser build, which compiles this file too, lists them.)
-#[cfg_attr(not(feature = "browser-page"), allow(dead_code))]
 pub fn paths() -> Vec<String> {
     let mut all: Vec<String> = [
         "/index.html",
@@ -121,10 +120,7 @@ mod tests {
         for path in paths() {
             assert!(find(&path).is_some(), "{path}");
         }
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .ancestors()
-            .find_map(|p| Some(p.join("protocol/src/gui/assets")).filter(|d| d.is_dir()))
-            .expect("the assets folder");
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/assets");
         for entry in std::fs::read_dir(dir).unwrap() {
             let name = entry.unwrap().file_name().into_string().unwrap();
             if name.ends_with(".js") || name.ends_with(".css") || name.ends_with(".html") {

@@ -1,7 +1,7 @@
 //! The clocks of a timed game (play and watch modes with a clock limit) and the loss on time.
 
 use super::PageSession;
-use crate::gui::settings::{Limit, Mode};
+use crate::settings::{Limit, Mode};
 use vorpal_client::arbiter::{bare_king, color_name};
 use vorpal_engine::clock::Instant;
 use vorpal_engine::{Color, GameResult};

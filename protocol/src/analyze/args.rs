@@ -2,12 +2,12 @@
 //! gives the analysis ([`Args`]).
 
 use crate::arg_values::{in_range, positive, variant_help};
-use crate::go::MAX_DEPTH;
-use crate::options::{HASH_MAX, MULTIPV_MAX, THREADS_MAX};
 use clap::ArgAction;
 use std::time::Duration;
 use vorpal_engine::search::{Limits, SearchOptions};
 use vorpal_engine::{EnPassant, Variant};
+use vorpal_uci_text::go::MAX_DEPTH;
+use vorpal_uci_text::options::{HASH_MAX, MULTIPV_MAX, THREADS_MAX};
 
 /// Thinking time when no limit is given.
 pub const DEFAULT_MOVETIME_MS: u64 = 5000;

@@ -4,8 +4,8 @@
 //! one `bestmove` per `go`, in `infinite` and `ponder` mode never before `stop` or `ponderhit`;
 //! CECP: the thinking output and the engine's `move`).
 
-use crate::output::Output;
-use crate::panics::panic_text;
+use crate::uci::output::Output;
+use crate::uci::panics::panic_text;
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::thread::{self, JoinHandle};

@@ -3,17 +3,17 @@
 //! here and print the answers in their own dialect; the session prints nothing itself, and
 //! every refusal comes back as a message for the adapter to show.
 
-use crate::options::{available_memory_mb, Change, Settings, EMBEDDED_NET};
-use crate::output::Output;
-use crate::worker::{Job, Printer, SearchWorker};
+use crate::uci::output::Output;
+use crate::uci::worker::{Job, Printer, SearchWorker};
 use std::sync::Arc;
 use vorpal_engine::nnue::{embedded_network, Network};
 use vorpal_engine::search::{Limits, SearchControl, Searcher};
 use vorpal_engine::tablebase::Tablebases;
 use vorpal_engine::{Evaluator, Game, Move, Position, Rules, Variant};
+use vorpal_uci_text::options::{available_memory_mb, Change, Settings, EMBEDDED_NET};
 
 /// Engine name and version (UCI `id name`, CECP `myname`) and the authors (UCI `id author`).
-pub use crate::format::{AUTHOR, ENGINE};
+pub use vorpal_uci_text::format::{AUTHOR, ENGINE};
 
 /// The engine's state between commands.
 pub struct EngineSession {

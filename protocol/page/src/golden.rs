@@ -11,17 +11,13 @@
 //! `VORPAL_GOLDEN_OUT=FILE` writes the full transcript to FILE (to look at a difference);
 //! `VORPAL_GOLDEN_WRITE=1` writes `testdata/answers.txt` anew after an intended change.
 
-use super::engine_pool::EnginePool;
-use super::http::command;
-use super::review_state::Review;
-use super::session::{Search, Shared};
-use crate::annotate::{GameReview, Judgement, MoveReview, SideSummary, Verdict};
+use crate::commands::page_command;
+use crate::review::{ReviewReport, ReviewedMove, SideTotals};
+use crate::session::{Search, Shared};
+use crate::test_host::TestHost;
 use serde_json::Value;
-use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use vorpal_engine::nnue::format::fnv1a;
-use vorpal_engine::search::Score;
-use vorpal_engine::Move;
 
 /// The commands, one JSON body a line: moves, variations, comments, refusals, imports, modes,
 /// Chess960, a promotion position, a mate and a restore.
@@ -70,9 +66,19 @@ fn masked(text: &str) -> String {
     text.replace(&vorpal_client::pgn::today(), "????.??.??")
 }
 
+/// The refusal of `vorpal gui --max-engines 0`, which the file was captured with.
+const NO_ENGINE: &str = "too many engines running (0 at most; `vorpal gui --max-engines N` allows \
+                         more). Close another page of this GUI, then press Restart engine";
+
 /// A session without engines (each start fails at once, the same way every time).
 fn session() -> Arc<Shared> {
-    Shared::new(Arc::new(Vec::new()), EnginePool::new(0))
+    Shared::new(Arc::new(Vec::new()), TestHost::refusing(NO_ENGINE))
+}
+
+/// The page's answer to `cmd`: its HTTP status and body.
+fn command(shared: &Arc<Shared>, cmd: &Value) -> (u16, String) {
+    let (done, body) = page_command(shared, cmd);
+    (if done { 200 } else { 400 }, body)
 }
 
 /// The labels whose whole text the file keeps.
@@ -109,9 +115,8 @@ fn transcript() -> String {
     view_line(&mut out, "start", &shared);
     for line in SCRIPT.lines() {
         let cmd: Value = serde_json::from_str(line).unwrap();
-        let answer = command(&shared, &cmd);
-        let body = String::from_utf8(answer.body).unwrap();
-        out.push_str(&format!("{line}\t{}\t{}\n", answer.status, masked(&body)));
+        let (status, body) = command(&shared, &cmd);
+        out.push_str(&format!("{line}\t{status}\t{}\n", masked(&body)));
     }
     shared.close();
 
@@ -164,22 +169,12 @@ fn transcript() -> String {
         ),
         (
             "review done",
-            Some(Ok((report(&shared), "[Event \"?\"]\n\n1. e4 d5 *\n".to_string()))),
+            Some(Ok(report("[Event \"?\"]\n\n1. e4 d5 *\n".to_string()))),
         ),
     ] {
         shared.update(|s, _| {
-            let nodes = s.tree.line(0)[1..]
-                .iter()
-                .map(|&n| (n, s.tree.node(n).uci.clone()))
-                .collect();
             let done = if outcome.is_some() { 3 } else { 1 };
-            s.review = Some(Review {
-                nodes,
-                done,
-                total: 3,
-                outcome,
-                cancel: Arc::new(AtomicBool::new(false)),
-            });
+            s.put_review(s.settled_review(done, 3, 100_000, outcome));
         });
         view_line(&mut out, label, &shared);
     }
@@ -187,51 +182,57 @@ fn transcript() -> String {
     out
 }
 
-/// A hand-made report of the session's two moves: a good move, then a blunder into mate.
-fn report(shared: &Arc<Shared>) -> GameReview {
-    let s = shared.lock();
-    let line = s.tree.line(0);
-    let start = *s.tree.start();
-    let d4 = start.parse_uci("d2d4").unwrap();
-    let review = |ply: usize, after: Score, best: Option<Move>, loss: f64, judgement| {
-        let node = s.tree.node(line[ply]);
-        MoveReview {
-            ply,
-            before: s.tree.node(line[ply - 1]).position,
-            mv: node.mv.unwrap(),
-            after,
-            best,
-            line: best.into_iter().collect(),
-            verdict: Verdict {
-                loss,
-                judgement,
-                cp_loss: 0,
-                accuracy: 0.0,
-            },
-        }
-    };
-    GameReview {
-        start,
-        start_eval: Score::Cp(12),
+/// A hand-made report of the session's two moves (`1. e4 d5`): a good move, then a blunder
+/// into mate. `vorpal gui`'s own review makes the same report of the same analysis (its test
+/// `a_hand_made_review_gives_the_golden_report`).
+pub fn report(pgn: String) -> ReviewReport {
+    ReviewReport {
         moves: vec![
-            review(1, Score::Cp(-20), Some(d4), 0.012_34, None),
-            review(2, Score::Mate(2), None, 0.4567, Some(Judgement::Blunder)),
+            ReviewedMove {
+                best: Some("d4".into()),
+                cp: 20,
+                eval: "0.20".into(),
+                judgement: None,
+                line: Some("1. d4".into()),
+                loss: 0.012,
+                mark: None,
+                mate: false,
+                node: 0,
+                ply: 1,
+                san: "e4".into(),
+            },
+            ReviewedMove {
+                best: None,
+                cp: 1000,
+                eval: "#2".into(),
+                judgement: Some("blunder"),
+                line: None,
+                loss: 0.457,
+                mark: Some("??"),
+                mate: true,
+                node: 0,
+                ply: 2,
+                san: "d5".into(),
+            },
         ],
+        start_cp: 12,
         sides: [
-            SideSummary {
-                moves: 1,
-                cp_loss_sum: 4,
-                accuracy_sum: 97.26,
-                marks: [0, 0, 0],
+            SideTotals {
+                accuracy: Some(97.3),
+                acpl: Some(4),
+                blunders: 0,
+                inaccuracies: 0,
+                mistakes: 0,
             },
-            SideSummary {
-                moves: 1,
-                cp_loss_sum: 1012,
-                accuracy_sum: 11.0,
-                marks: [0, 0, 1],
+            SideTotals {
+                accuracy: Some(11.0),
+                acpl: Some(1012),
+                blunders: 1,
+                inaccuracies: 0,
+                mistakes: 0,
             },
         ],
-        nodes: 300,
+        pgn,
     }
 }
 
@@ -243,7 +244,7 @@ fn the_page_gets_the_same_json_as_before() {
     }
     let actual = summary(&full);
     if std::env::var_os("VORPAL_GOLDEN_WRITE").is_some() {
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/src/gui/testdata/answers.txt");
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/src/testdata/answers.txt");
         std::fs::write(path, &actual).unwrap();
         return;
     }

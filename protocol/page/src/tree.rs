@@ -258,7 +258,7 @@ impl GameTree {
 
     /// Number of reachable nodes other than the root.
     #[cfg(test)]
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         let mut count = 0;
         let mut stack = vec![0];
         while let Some(n) = stack.pop() {
@@ -284,7 +284,7 @@ impl GameTree {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::gui::notation::numbered;
+    use crate::notation::numbered;
 
     fn play(t: &mut GameTree, at: usize, san: &str) -> usize {
         let mv = t.node(at).position.parse_move(san).unwrap();
