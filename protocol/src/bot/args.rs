@@ -66,6 +66,12 @@ pub struct BotArgs {
     /// The most milliseconds one move may take (0: five minutes).
     #[arg(long, value_name = "MS")]
     pub max_move_time: Option<u64>,
+    /// The playing level: 1 (weakest) to 8 (full strength, the default).
+    #[arg(long, value_name = "1..8")]
+    pub level: Option<u8>,
+    /// Play at about this rating instead (600 to 2800; 0: not limited).
+    #[arg(long, value_name = "ELO")]
+    pub elo: Option<u32>,
     /// On SIGINT/SIGTERM: finish the running games or abort them.
     #[arg(long, value_enum, value_name = "WHAT")]
     pub on_stop: Option<OnStop>,

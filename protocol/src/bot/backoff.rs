@@ -14,8 +14,12 @@ const LONGEST: Duration = Duration::from_secs(60);
 #[derive(Debug)]
 pub struct Backoff {
     first: Duration,
+    longest: Duration,
     failures: u32,
 }
+
+/// The longest wait of a game's stream: a running game cannot wait a minute.
+const GAME_LONGEST: Duration = Duration::from_secs(5);
 
 impl Backoff {
     /// A fresh backoff (the next wait is about a second).
@@ -25,14 +29,26 @@ impl Backoff {
 
     /// A backoff whose first wait is `first` (tests).
     pub fn starting_at(first: Duration) -> Backoff {
-        Backoff { first, failures: 0 }
+        Backoff {
+            first,
+            longest: LONGEST,
+            failures: 0,
+        }
+    }
+
+    /// The backoff of a game's stream: from a second up to five.
+    pub fn for_game() -> Backoff {
+        Backoff {
+            longest: GAME_LONGEST,
+            ..Backoff::new()
+        }
     }
 
     /// The wait before the next attempt: the first wait times `2^failures`, capped at a
-    /// minute, of which a random half to all is taken, but at least `at_least` (a server's
+    /// minute (five seconds for a game), of which a random half to all is taken, but at least `at_least` (a server's
     /// `Retry-After`).
     pub fn next_wait(&mut self, at_least: Option<Duration>) -> Duration {
-        let full = self.first.saturating_mul(1 << self.failures.min(10)).min(LONGEST);
+        let full = self.first.saturating_mul(1 << self.failures.min(10)).min(self.longest);
         self.failures = self.failures.saturating_add(1);
         let jittered = full.mul_f64(rand::thread_rng().gen_range(0.5..=1.0));
         jittered.max(at_least.unwrap_or(Duration::ZERO))
@@ -59,6 +75,13 @@ mod tests {
         assert!(waits[11] >= Duration::from_secs(30));
         b.reset();
         assert!(b.next_wait(None) <= FIRST);
+    }
+
+    #[test]
+    fn a_game_waits_five_seconds_at_most() {
+        let mut b = Backoff::for_game();
+        let longest = (0..10).map(|_| b.next_wait(None)).max().unwrap();
+        assert!(longest <= GAME_LONGEST && longest >= GAME_LONGEST / 2, "{longest:?}");
     }
 
     #[test]

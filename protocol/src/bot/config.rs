@@ -5,6 +5,7 @@
 use super::args::{BotArgs, OnStop};
 use super::budget::TimeSettings;
 use super::policy::Policy;
+use super::record::check_writable;
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 
@@ -54,6 +55,10 @@ pub struct EngineConfig {
     /// An external UCI engine instead of the built-in one: `cmd=PATH` and `option=value`
     /// settings, as `vorpal gui --engine` takes them (empty: the built-in engine).
     pub command: Vec<String>,
+    /// The playing level, 1 (weakest) to 8 (full strength): the engine's `Skill Level`.
+    pub level: u8,
+    /// A target rating instead (`UCI_LimitStrength`/`UCI_Elo`; 0: not limited).
+    pub elo: u32,
 }
 
 impl Default for EngineConfig {
@@ -67,6 +72,8 @@ impl Default for EngineConfig {
             margin_ms: time.margin_ms,
             max_move_ms: time.max_move_ms,
             command: Vec::new(),
+            level: 8,
+            elo: 0,
         }
     }
 }
@@ -127,6 +134,14 @@ pub fn settings(args: BotArgs, env_token: Option<String>) -> Result<Settings, St
     if let Some(n) = args.max_games {
         policy.max_games = n;
     }
+    if let Some(other) = policy.variants.iter().find(|v| v.as_str() != "alice") {
+        return Err(format!(
+            "variant '{other}': Vorpal plays only alice (the policy's variants = [\"alice\"])"
+        ));
+    }
+    if policy.variants.is_empty() {
+        return Err("the policy names no variant: variants = [\"alice\"]".into());
+    }
     if policy.max_games == 0 {
         return Err("max_games must be at least 1".into());
     }
@@ -140,6 +155,8 @@ pub fn settings(args: BotArgs, env_token: Option<String>) -> Result<Settings, St
     engine.network = args.network.unwrap_or(engine.network);
     engine.margin_ms = args.margin.unwrap_or(engine.margin_ms);
     engine.max_move_ms = args.max_move_time.unwrap_or(engine.max_move_ms);
+    engine.level = args.level.unwrap_or(engine.level);
+    engine.elo = args.elo.unwrap_or(engine.elo);
     if !args.engine.is_empty() {
         engine.command = args.engine;
     }
@@ -165,6 +182,16 @@ pub fn settings(args: BotArgs, env_token: Option<String>) -> Result<Settings, St
         chat: file.chat,
         dry_run: args.dry_run,
     })
+}
+
+/// Checks at start that every file the bot writes can be written: the PGN file (appended to)
+/// and the state file (replaced through a temporary file beside it). The log is stderr.
+pub fn check_outputs(settings: &Settings) -> Result<(), String> {
+    check_writable(&settings.pgn, "PGN file")?;
+    check_writable(&settings.state_file, "state file")?;
+    let tmp = settings.state_file.with_extension("tmp");
+    check_writable(&tmp, "state file's temporary file")?;
+    std::fs::remove_file(&tmp).map_err(|e| format!("the state file's temporary file {}: {e}", tmp.display()))
 }
 
 /// Parses the text of a config file.
@@ -279,6 +306,8 @@ network = ""
 margin_ms = 800
 max_move_ms = 20000
 command = []
+level = 3
+elo = 0
 
 [chat]
 greeting = "Good luck!"
@@ -335,6 +364,29 @@ goodbye = "Thanks for the game."
         assert_eq!(d.server, DEFAULT_SERVER);
         assert!(settings(args(&["--max-games", "0"]), Some("t".into())).is_err());
         assert!(settings(args(&[]), None).unwrap_err().contains(TOKEN_VAR));
+        let leveled = settings(args(&["--level", "3"]), Some("t".into())).unwrap();
+        assert_eq!(leveled.engine.level, 3);
+    }
+
+    #[test]
+    fn only_alice_is_played() {
+        let dir = std::env::temp_dir().join(format!("vorpal-bot-variants-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("bot.toml");
+        std::fs::write(&file, "[policy]\nvariants = [\"alice\", \"standard\"]\n").unwrap();
+        let e = settings(args(&["--config", file.to_str().unwrap()]), Some("t".into())).unwrap_err();
+        assert!(e.contains("variant 'standard': Vorpal plays only alice"), "{e}");
+        std::fs::write(&file, "[policy]\nvariants = []\n").unwrap();
+        assert!(settings(args(&["--config", file.to_str().unwrap()]), Some("t".into())).is_err());
+        let mut s = settings(args(&[]), Some("t".into())).unwrap();
+        s.pgn = dir.join("games.pgn");
+        s.state_file = dir.join("games.games");
+        assert_eq!(check_outputs(&s), Ok(()));
+        s.state_file = std::path::PathBuf::from("/proc/nonexistent/bot.games");
+        assert!(check_outputs(&s)
+            .unwrap_err()
+            .starts_with("the state file /proc/nonexistent/bot.games cannot be written"));
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use vorpal_client::engine_process::{EngineConfig as UciConfig, EngineProcess};
 use vorpal_client::engine_settings::{engine_settings, resolve_cmd};
 use vorpal_engine::nnue::Network;
-use vorpal_engine::search::{Limits, SearchControl, SearchOptions, Searcher};
+use vorpal_engine::search::{Limits, SearchControl, SearchOptions, Searcher, ELO_RANGE};
 use vorpal_engine::tablebase::Tablebases;
 use vorpal_engine::{Evaluator, Game, Move};
 use vorpal_uci_text::options::available_memory_mb;
@@ -21,9 +21,13 @@ pub trait Player: Send {
     fn best_move(&mut self, game: &Game, limits: &Limits, stop: &SearchControl) -> Result<Option<Move>, String>;
 }
 
+/// The `Skill Level` (0..=20) of each level 1..=8; level 8 is full strength.
+pub const LEVEL_SKILL: [u32; 8] = [0, 3, 6, 9, 12, 15, 18, 20];
+
 /// What every game's player is made from, loaded once.
 pub struct EngineSpec {
     options: SearchOptions,
+    level: u8,
     tablebases: Option<Arc<Tablebases>>,
     network: Option<Arc<Network>>,
     external: Option<UciConfig>,
@@ -32,9 +36,26 @@ pub struct EngineSpec {
 impl EngineSpec {
     /// Checks the settings and loads the tables and the network.
     pub fn load(cfg: &EngineConfig) -> Result<EngineSpec, String> {
+        if !(1..=8).contains(&cfg.level) {
+            return Err(format!(
+                "level {}: the levels are 1 (weakest) to 8 (full strength)",
+                cfg.level
+            ));
+        }
+        let (lo, hi) = ELO_RANGE;
+        if cfg.elo != 0 && !(lo..=hi).contains(&cfg.elo) {
+            return Err(format!("elo {}: from {lo} to {hi} (or 0: not limited)", cfg.elo));
+        }
+        if !cfg.command.is_empty() && (cfg.level != 8 || cfg.elo != 0) {
+            return Err(
+                "level and elo weaken the built-in engine; set an external engine's own options instead".into(),
+            );
+        }
         let options = SearchOptions {
             threads: cfg.threads,
             hash_mb: cfg.hash,
+            skill_level: LEVEL_SKILL[usize::from(cfg.level - 1)],
+            limit_elo: (cfg.elo != 0).then_some(cfg.elo),
             ..SearchOptions::default()
         };
         let tablebases = match cfg.tb.as_str() {
@@ -68,6 +89,7 @@ impl EngineSpec {
         };
         Ok(EngineSpec {
             options,
+            level: cfg.level,
             tablebases,
             network,
             external,
@@ -92,12 +114,23 @@ impl EngineSpec {
         Ok(Box::new(LocalPlayer { searcher }))
     }
 
+    /// The strength in words (the greeting, `--dry-run`).
+    pub fn level_words(&self) -> String {
+        match (&self.external, self.options.limit_elo) {
+            (Some(uci), _) => format!("{} at its own settings", uci.name),
+            (None, Some(elo)) => format!("Vorpal limited to about {elo} Elo"),
+            (None, None) if self.level == 8 => "Vorpal at level 8 of 8, full strength".into(),
+            (None, None) => format!("Vorpal at level {} of 8", self.level),
+        }
+    }
+
     /// One line for the log: which engine, with what.
     pub fn describe(&self) -> String {
         match &self.external {
             Some(uci) => format!("external UCI engine {}", uci.name),
             None => format!(
-                "Vorpal's search, {} thread(s), {} MB hash per game{}{}",
+                "{}: Vorpal's search, {} thread(s), {} MB hash per game{}{}",
+                self.level_words(),
                 self.options.threads,
                 self.options.hash_mb,
                 if self.tablebases.is_some() {
@@ -219,6 +252,7 @@ mod tests {
         })
         .unwrap();
         assert!(spec.describe().contains("1 thread(s), 1 MB"));
+        assert!(spec.describe().starts_with("Vorpal at level 8 of 8, full strength"));
         let mut player = spec.player().unwrap();
         let game = replay("", &["e2e4"]).unwrap();
         let mv = player
@@ -237,5 +271,30 @@ mod tests {
             ..EngineConfig::default()
         })
         .contains("cmd=PATH"));
+        assert!(bad(EngineConfig {
+            level: 9,
+            ..EngineConfig::default()
+        })
+        .contains("1 (weakest) to 8"));
+        assert!(bad(EngineConfig {
+            elo: 100,
+            ..EngineConfig::default()
+        })
+        .starts_with("elo 100"));
+        let weak = EngineSpec::load(&EngineConfig {
+            level: 1,
+            hash: 1,
+            ..EngineConfig::default()
+        })
+        .unwrap();
+        assert_eq!(weak.level_words(), "Vorpal at level 1 of 8");
+        assert_eq!(weak.options.skill_level, 0);
+        let rated = EngineSpec::load(&EngineConfig {
+            elo: 1200,
+            hash: 1,
+            ..EngineConfig::default()
+        })
+        .unwrap();
+        assert_eq!(rated.level_words(), "Vorpal limited to about 1200 Elo");
     }
 }

@@ -1,21 +1,24 @@
-//! One game, on its own thread: its stream read on a second thread (reconnecting as needed),
-//! every state replayed under Alice rules, the engine asked when it is the bot's turn, the move
-//! sent (again, if the site does not echo it: a repeat of the bot's own last move is dropped
-//! by the site, so resending is harmless), and at the end the result worked out and recorded.
-//! A game whose moves do not replay is aborted, never played on.
+//! One game, on its own thread: its stream read on a second thread ([`super::game_stream`],
+//! reconnecting for as long as the game runs), every state replayed under Alice rules, the
+//! engine asked when it is the bot's turn, the move sent (again, if the site does not echo it:
+//! a repeat of the bot's own last move is dropped by the site, so resending is harmless) and
+//! its round trip measured. The bot never gives up on a game the site still runs: when the
+//! stream is lost or quiet, or a wait runs long, it reads the game's public page and ends only
+//! when the site says so ([`super::game_end`] then records the site's result). A game whose
+//! moves do not replay is aborted, never played on.
 
-use super::backoff::Backoff;
-use super::budget::{move_limits, TimeSettings};
+use super::budget::{move_limits, moves_ahead, network_reserve, TimeSettings};
 use super::config::ChatConfig;
-use super::ending::{conclude, EndFacts, Ending};
 use super::engine::{EngineSpec, Player};
+use super::game_stream::{read_stream, Msg};
 use super::http::{Api, ApiError};
-use super::ndjson::Next;
-use super::record::{Finished, Recorder};
+use super::overhead::Overhead;
+use super::record::Recorder;
 use super::replay::{replay, sendable_moves};
+use super::site_page::SiteGame;
 use super::wire::{GameEvent, GameFull, GameState};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use vorpal_engine::search::{Limits, SearchControl};
@@ -23,14 +26,18 @@ use vorpal_engine::{Color, Game, Move};
 
 /// A move not echoed within this long is sent again.
 const RESEND_AFTER: Duration = Duration::from_secs(3);
-/// Sends of one move before the bot stops waiting for its echo.
+/// Sends of one move before the bot asks the site whether the game still runs.
 const MAX_SENDS: u32 = 6;
-/// How long the game's stream may take to deliver its first `gameFull`.
-const FIRST_STATE_LIMIT: Duration = Duration::from_secs(120);
-/// How long the end may take to come after an abort.
-const ABORT_ECHO_LIMIT: Duration = Duration::from_secs(15);
-/// Slack beyond the opponent's clock before a silent game is given up.
-const OPPONENT_SLACK: Duration = Duration::from_secs(60);
+/// How long the game's stream may take to deliver its first `gameFull` before the site is asked.
+const FIRST_STATE_WAIT: Duration = Duration::from_secs(60);
+/// How long the end may take to come after an abort before the site is asked.
+const ABORT_ECHO_WAIT: Duration = Duration::from_secs(15);
+/// Slack beyond the opponent's clock before the site is asked.
+const OPPONENT_SLACK: Duration = Duration::from_secs(10);
+/// A stream silent this long (the site pings every 6 s) makes the bot ask the site.
+const QUIET_WAIT: Duration = Duration::from_secs(30);
+/// The site's page is read at most this often while the game runs.
+const CHECK_EVERY: Duration = Duration::from_secs(10);
 
 /// What a game does on the site (the HTTP client; a recording fake in tests).
 pub trait GameSite: Send + Sync {
@@ -40,6 +47,8 @@ pub trait GameSite: Send + Sync {
     fn abort(&self, id: &str) -> Result<(), ApiError>;
     /// Says `text` in game `id`'s chat.
     fn chat(&self, id: &str, text: &str) -> Result<(), ApiError>;
+    /// The site's record of game `id` (its public page); `None` when the site has none.
+    fn page(&self, id: &str) -> Result<Option<SiteGame>, ApiError>;
 }
 
 impl GameSite for Api {
@@ -53,6 +62,10 @@ impl GameSite for Api {
 
     fn chat(&self, id: &str, text: &str) -> Result<(), ApiError> {
         Api::chat(self, id, text)
+    }
+
+    fn page(&self, id: &str) -> Result<Option<SiteGame>, ApiError> {
+        Api::game_page(self, id)
     }
 }
 
@@ -68,6 +81,8 @@ pub struct GameContext {
     pub engine: Arc<EngineSpec>,
     /// The time settings.
     pub time: TimeSettings,
+    /// The measured network overhead of a move.
+    pub overhead: Arc<Overhead>,
     /// The chat lines.
     pub chat: ChatConfig,
     /// The PGN file.
@@ -76,41 +91,43 @@ pub struct GameContext {
     pub abort_all: Arc<AtomicBool>,
 }
 
-/// What the stream thread passes on.
-enum Msg {
-    /// A message of the game stream (boxed: a `gameFull` is large).
-    Event(Box<GameEvent>),
-    /// The stream cannot be had (the game is unknown, or not the bot's).
-    Gone(String),
-}
-
 /// The bot's move sent and not yet seen in a state.
-struct Sent {
+pub(super) struct Sent {
     /// Its index in the move list.
-    ply: usize,
+    pub ply: usize,
     /// The move.
-    mv: Move,
+    pub mv: Move,
     /// Its text.
-    text: String,
+    pub text: String,
+    /// When it was first sent (for the round trip).
+    pub first: Instant,
     /// When it was last sent.
-    at: Instant,
+    pub at: Instant,
     /// How often it was sent.
-    sends: u32,
+    pub sends: u32,
 }
 
 /// The state of one game being played.
-struct GameRun {
-    shared: Arc<GameContext>,
-    id: String,
-    full: Option<GameFull>,
-    me: Color,
-    game: Option<Game>,
-    state: Option<(GameState, Instant)>,
-    time_control: Option<String>,
-    sent: Option<Sent>,
-    aborted: Option<(String, Instant)>,
-    gave_up: Option<String>,
-    control: Arc<SearchControl>,
+pub(super) struct GameRun {
+    pub shared: Arc<GameContext>,
+    pub id: String,
+    pub full: Option<GameFull>,
+    pub me: Color,
+    pub game: Option<Game>,
+    pub state: Option<(GameState, Instant)>,
+    pub time_control: Option<String>,
+    pub sent: Option<Sent>,
+    pub aborted: Option<(String, Instant)>,
+    pub gave_up: Option<String>,
+    pub control: Arc<SearchControl>,
+    /// The site's record, once it said the game is over (or has no such game: `Some(None)`).
+    pub site_record: Option<Option<SiteGame>>,
+    /// When the stream last said anything.
+    pub last_heard: Instant,
+    /// When the site's page was last read.
+    pub last_check: Option<Instant>,
+    /// The greeting was sent (or is no longer due).
+    pub greeted: bool,
 }
 
 /// Plays game `id` to its end, reading its stream from `api`, and records it.
@@ -118,7 +135,7 @@ pub fn play(shared: Arc<GameContext>, api: Arc<Api>, id: String) {
     log::info!("game {id}: following");
     let (tx, rx) = mpsc::channel();
     let done = Arc::new(AtomicBool::new(false));
-    let mut run = GameRun::new(shared, &id);
+    let mut run = GameRun::new(shared.clone(), &id);
     {
         let (stream_id, done, control) = (id.clone(), done.clone(), run.control.clone());
         let spawned = std::thread::Builder::new()
@@ -128,13 +145,30 @@ pub fn play(shared: Arc<GameContext>, api: Arc<Api>, id: String) {
             log::error!("game {id}: cannot start its stream thread: {e}");
         }
     }
+    {
+        // A second signal stops a running search at once.
+        let (done, control, abort_all) = (done.clone(), run.control.clone(), shared.abort_all.clone());
+        let spawned = std::thread::Builder::new()
+            .name(format!("bot-watch-{id}"))
+            .spawn(move || {
+                while !done.load(Ordering::SeqCst) {
+                    if abort_all.load(Ordering::SeqCst) {
+                        control.stop();
+                    }
+                    std::thread::sleep(Duration::from_millis(50));
+                }
+            });
+        if let Err(e) = spawned {
+            log::warn!("game {id}: cannot start its watch thread: {e}");
+        }
+    }
     let ended = run.follow(&rx);
     done.store(true, Ordering::SeqCst);
     run.finish(ended);
 }
 
 impl GameRun {
-    fn new(shared: Arc<GameContext>, id: &str) -> GameRun {
+    pub(super) fn new(shared: Arc<GameContext>, id: &str) -> GameRun {
         GameRun {
             shared,
             id: id.to_string(),
@@ -147,11 +181,19 @@ impl GameRun {
             aborted: None,
             gave_up: None,
             control: Arc::new(SearchControl::new()),
+            site_record: None,
+            last_heard: Instant::now(),
+            last_check: None,
+            greeted: false,
         }
     }
 
     /// Handles the stream's messages until the game ends (true) or cannot be followed (false).
-    fn follow(&mut self, rx: &Receiver<Msg>) -> bool {
+    /// A game the site already ended (while the bot was down) ends at once.
+    pub(super) fn follow(&mut self, rx: &Receiver<Msg>) -> bool {
+        if self.site_says_over("looking the game up") {
+            return true;
+        }
         let started = Instant::now();
         let mut player = None;
         loop {
@@ -159,33 +201,49 @@ impl GameRun {
                 self.abort("the bot is shutting down");
             }
             match rx.recv_timeout(Duration::from_millis(250)) {
-                Ok(Msg::Event(event)) => match *event {
-                    GameEvent::GameFull(full) => {
-                        if self.full.is_none() {
-                            self.start(&full);
+                Ok(Msg::Event(event)) => {
+                    self.last_heard = Instant::now();
+                    match *event {
+                        GameEvent::GameFull(full) => {
+                            if self.full.is_none() {
+                                self.start(&full);
+                            }
+                            self.full = Some(full.clone());
+                            self.on_state(full.state, &mut player);
                         }
-                        self.full = Some(full.clone());
-                        self.on_state(full.state, &mut player);
+                        GameEvent::GameState(state) if self.full.is_some() => self.on_state(state, &mut player),
+                        GameEvent::GameEnd { .. } => {
+                            log::info!("game {}: gameEnd", self.id);
+                            return true;
+                        }
+                        _ => {}
                     }
-                    GameEvent::GameState(state) if self.full.is_some() => self.on_state(state, &mut player),
-                    GameEvent::GameEnd { .. } => {
-                        log::info!("game {}: gameEnd", self.id);
+                }
+                Ok(Msg::Lost(why)) => {
+                    if self.site_says_over(&format!("its stream was lost ({why})")) {
                         return true;
                     }
-                    _ => {}
-                },
+                }
                 Ok(Msg::Gone(why)) => {
+                    self.last_check = None;
+                    if self.site_says_over(&why) {
+                        return true;
+                    }
                     self.gave_up = Some(why);
                     return false;
                 }
                 Err(RecvTimeoutError::Timeout) => {
-                    if let Some(why) = self.stuck(started) {
-                        log::warn!("game {}: giving up: {why}", self.id);
-                        self.gave_up = Some(why);
-                        return false;
+                    if let Some(why) = self.worry(started) {
+                        if self.site_says_over(&why) {
+                            return true;
+                        }
                     }
                 }
                 Err(RecvTimeoutError::Disconnected) => {
+                    self.last_check = None;
+                    if self.site_says_over("its stream thread ended") {
+                        return true;
+                    }
                     self.gave_up = Some("its stream ended".into());
                     return false;
                 }
@@ -193,7 +251,47 @@ impl GameRun {
         }
     }
 
-    /// The first `gameFull`: the players, the bot's colour, the greeting.
+    /// Asks the site's page whether the game is over (at most every [`CHECK_EVERY`]); true
+    /// when it is (or the site has no such game any more), with the record kept.
+    pub(super) fn site_says_over(&mut self, why: &str) -> bool {
+        if self.last_check.is_some_and(|at| at.elapsed() < CHECK_EVERY) {
+            return false;
+        }
+        self.last_check = Some(Instant::now());
+        match self.shared.site.page(&self.id) {
+            Ok(Some(record)) if record.ended() => {
+                log::info!(
+                    "game {}: {why}; the site says it is over: {}",
+                    self.id,
+                    record.termination()
+                );
+                self.site_record = Some(Some(record));
+                true
+            }
+            Ok(Some(record)) => {
+                log::info!(
+                    "game {}: {why}; the site says it runs ({} moves); following on",
+                    self.id,
+                    record.moves.len()
+                );
+                false
+            }
+            Ok(None) => {
+                log::info!("game {}: {why}; the site has no such game (any more)", self.id);
+                self.site_record = Some(None);
+                true
+            }
+            Err(e) => {
+                log::warn!(
+                    "game {}: {why}; the site's page cannot be read ({e}); following on",
+                    self.id
+                );
+                false
+            }
+        }
+    }
+
+    /// The first `gameFull`: the players and the bot's colour.
     fn start(&mut self, full: &GameFull) {
         let me = &self.shared.me;
         self.me = if full.black.name.eq_ignore_ascii_case(me) {
@@ -218,8 +316,25 @@ impl GameRun {
             moves,
             if self.me == Color::White { "white" } else { "black" }
         );
-        if moves < 2 && !self.shared.chat.greeting.is_empty() {
-            self.chat(&self.shared.chat.greeting.clone());
+    }
+
+    /// The greeting, once the opponent has made its first move (so that its page is open);
+    /// a game picked up later is not greeted again.
+    fn greet(&mut self, plies: usize) {
+        if self.greeted {
+            return;
+        }
+        let opponent_moves = match self.me {
+            Color::White => plies / 2,
+            Color::Black => plies.div_ceil(2),
+        };
+        if opponent_moves == 0 {
+            return;
+        }
+        self.greeted = true;
+        let greeting = self.shared.chat.greeting.clone();
+        if opponent_moves == 1 && !greeting.is_empty() {
+            self.chat(&format!("{greeting} ({})", self.shared.engine.level_words()));
         }
     }
 
@@ -247,9 +362,12 @@ impl GameRun {
         let previous = moves.last().map(|s| s.to_string());
         self.state = Some((state, Instant::now()));
         self.game = Some(game.clone());
-        if self.sent.as_ref().is_some_and(|s| plies > s.ply) {
-            self.sent = None;
+        if let Some(sent) = self.sent.take_if(|s| plies > s.ply) {
+            if sent.sends == 1 {
+                self.shared.overhead.record(sent.first.elapsed());
+            }
         }
+        self.greet(plies);
         let pos = *game.position();
         if pos.count_legal() == 0 {
             log::info!(
@@ -297,7 +415,18 @@ impl GameRun {
             Color::White => state.wtime -= waited,
             Color::Black => state.btime -= waited,
         }
-        let mut limits: Limits = move_limits(&state, self.shared.time);
+        let inc = match self.me {
+            Color::White => state.winc,
+            Color::Black => state.binc,
+        };
+        let overhead = self.shared.overhead.estimate();
+        let mine = game.moves().len() / 2;
+        let reserve = network_reserve(
+            overhead,
+            Duration::from_secs_f64(if inc.is_finite() { inc.clamp(0.0, 86_400.0) } else { 0.0 }),
+            moves_ahead(mine),
+        );
+        let mut limits: Limits = move_limits(&state, self.shared.time, self.me, reserve);
         if !held.is_empty() {
             limits.search_moves = ok.clone();
         }
@@ -310,6 +439,10 @@ impl GameRun {
                 None
             }
         };
+        if self.shared.abort_all.load(Ordering::SeqCst) {
+            log::info!("game {}: the search was stopped (shutting down); no move sent", self.id);
+            return;
+        }
         let mv = chosen.filter(|mv| ok.contains(mv)).unwrap_or(ok[0]);
         let text = pos.move_to_uci(mv);
         let clock = match self.me {
@@ -317,18 +450,22 @@ impl GameRun {
             Color::Black => state.btime,
         };
         log::info!(
-            "game {}: ply {}: {} ({text}) after {} ms, {} ms left before it",
+            "game {}: ply {}: {} ({text}) after {} ms, {} ms left before it (overhead {} ms, {} ms kept back)",
             self.id,
             game.moves().len() + 1,
             pos.move_to_san(mv),
             start.elapsed().as_millis(),
-            clock.max(0.0) as u64
+            clock.max(0.0) as u64,
+            overhead.as_millis(),
+            reserve.as_millis()
         );
+        let now = Instant::now();
         self.sent = Some(Sent {
             ply: game.moves().len(),
             mv,
             text,
-            at: Instant::now(),
+            first: now,
+            at: now,
             sends: 0,
         });
         self.send();
@@ -344,26 +481,28 @@ impl GameRun {
         }
     }
 
-    /// Checks the waits; `Some(why)` when the game cannot be followed any longer.
-    fn stuck(&mut self, started: Instant) -> Option<String> {
+    /// Checks the waits (resending an unechoed move); `Some(why)` when the site should be
+    /// asked whether the game still runs. Nothing here ends a game: only the site does.
+    fn worry(&mut self, started: Instant) -> Option<String> {
         if let Some((_, at)) = &self.aborted {
-            return (at.elapsed() > ABORT_ECHO_LIMIT).then(|| "no end came after the abort".to_string());
+            return (at.elapsed() > ABORT_ECHO_WAIT).then(|| "no end came after the abort".to_string());
+        }
+        if self.last_heard.elapsed() > QUIET_WAIT {
+            return Some(format!(
+                "nothing from its stream for {} s",
+                self.last_heard.elapsed().as_secs()
+            ));
         }
         if self.full.is_none() {
-            return (started.elapsed() > FIRST_STATE_LIMIT).then(|| "its stream sent no game".to_string());
+            return (started.elapsed() > FIRST_STATE_WAIT).then(|| "its stream sent no game yet".to_string());
         }
         if let Some(sent) = &self.sent {
             if sent.at.elapsed() >= RESEND_AFTER {
-                if sent.sends >= MAX_SENDS {
-                    return Some(format!(
-                        "the site took no notice of {} ({} sends)",
-                        sent.text, sent.sends
-                    ));
-                }
                 log::info!("game {}: {} not echoed yet; sending it again", self.id, sent.text);
                 self.send();
             }
-            return None;
+            let sent = self.sent.as_ref()?;
+            return (sent.sends >= MAX_SENDS).then(|| format!("{} was sent {} times unechoed", sent.text, sent.sends));
         }
         let (state, at) = self.state.as_ref()?;
         let opponent_ms = match self.me {
@@ -371,7 +510,7 @@ impl GameRun {
             Color::Black => state.wtime,
         };
         let limit = Duration::from_millis(opponent_ms.max(0.0) as u64) + OPPONENT_SLACK;
-        (at.elapsed() > limit).then(|| "neither a move nor the end came within the opponent's time".to_string())
+        (at.elapsed() > limit).then(|| "the opponent's clock has run out".to_string())
     }
 
     /// Aborts the game (the site allows a BOT to at any move); its `gameEnd` follows.
@@ -387,109 +526,9 @@ impl GameRun {
         }
     }
 
-    fn chat(&self, text: &str) {
+    pub(super) fn chat(&self, text: &str) {
         if let Err(e) = self.shared.site.chat(&self.id, text) {
             log::warn!("game {}: chat failed: {e}", self.id);
-        }
-    }
-
-    /// Works out the end, says goodbye, appends the game to the PGN file.
-    fn finish(&mut self, ended: bool) {
-        // The bot's last move, sent but not echoed: the site sends no state after a move that
-        // ends the game, so at a `gameEnd` it counts as played (in the result and the PGN).
-        if let (true, Some(game), Some(sent)) = (ended, self.game.as_mut(), self.sent.take()) {
-            if game.moves().len() == sent.ply {
-                game.play(sent.mv);
-            }
-        }
-        let pending = self.sent.as_ref().map(|s| s.mv);
-        let clocks = self
-            .state
-            .as_ref()
-            .map(|(s, at)| ([s.wtime, s.btime], at.elapsed().as_millis()));
-        let ending: Ending = conclude(&EndFacts {
-            game: self.game.as_ref(),
-            me: self.me,
-            pending,
-            clocks_ms: if ended { clocks } else { None },
-            aborted: self.aborted.as_ref().map(|(why, _)| why.as_str()),
-            gave_up: self.gave_up.as_deref(),
-        });
-        log::info!("game {}: over: {} ({})", self.id, ending.result, ending.reason);
-        if ended && self.full.is_some() && !self.shared.chat.goodbye.is_empty() {
-            self.chat(&self.shared.chat.goodbye.clone());
-        }
-        let (white, black, fen) = match &self.full {
-            Some(f) => (f.white.name.as_str(), f.black.name.as_str(), f.initial_fen.as_str()),
-            None => ("?", "?", ""),
-        };
-        let finished = Finished {
-            server: &self.shared.server,
-            id: &self.id,
-            white,
-            black,
-            initial_fen: fen,
-            time_control: self.time_control.clone(),
-            game: self.game.as_ref(),
-            ending: &ending,
-        };
-        match self.shared.recorder.append(&finished) {
-            Ok(()) => log::info!("game {}: recorded", self.id),
-            Err(e) => log::error!("game {}: {e}", self.id),
-        }
-    }
-}
-
-/// Reads game `id`'s stream, reconnecting with backoff, until the game ends, the game thread
-/// is done, or the stream cannot be had. A `gameEnd` also stops a running search.
-fn read_stream(api: &Api, id: &str, tx: &Sender<Msg>, done: &AtomicBool, control: &SearchControl) {
-    let mut backoff = Backoff::new();
-    while !done.load(Ordering::SeqCst) {
-        let mut stream = match api.game_stream(id) {
-            Ok(stream) => stream,
-            Err(e @ (ApiError::Refused { .. } | ApiError::Rejected { .. })) => {
-                log::error!("game {id}: its stream is refused: {e}");
-                let _ = tx.send(Msg::Gone(format!("its stream is refused: {e}")));
-                return;
-            }
-            Err(e) => {
-                let wait = backoff.next_wait(match e {
-                    ApiError::RateLimited { retry_after } => retry_after,
-                    _ => None,
-                });
-                log::warn!("game {id}: stream: {e}; again in {} ms", wait.as_millis());
-                std::thread::sleep(wait);
-                continue;
-            }
-        };
-        loop {
-            match stream.next::<GameEvent>() {
-                Ok(Next::Message(event)) => {
-                    backoff.reset();
-                    let end = matches!(event, GameEvent::GameEnd { .. });
-                    if end {
-                        done.store(true, Ordering::SeqCst);
-                        control.stop();
-                    }
-                    if tx.send(Msg::Event(Box::new(event))).is_err() || end {
-                        return;
-                    }
-                }
-                Ok(Next::Unreadable(line, e)) => log::warn!("game {id}: unreadable line skipped ({e}): {line}"),
-                Ok(Next::End) => break,
-                Err(e) => {
-                    log::warn!("game {id}: {e}");
-                    break;
-                }
-            }
-            if done.load(Ordering::SeqCst) {
-                return;
-            }
-        }
-        if !done.load(Ordering::SeqCst) {
-            let wait = backoff.next_wait(None);
-            log::info!("game {id}: stream closed; reconnecting in {} ms", wait.as_millis());
-            std::thread::sleep(wait);
         }
     }
 }

@@ -2,12 +2,14 @@
 
 use super::*;
 use crate::bot::config::EngineConfig;
+use crate::bot::site_page::SiteGame;
 use std::sync::Mutex;
 
-/// Records every call.
+/// Records every call; its game page is `record` (none: the page cannot be read).
 #[derive(Default)]
 struct FakeSite {
     calls: Mutex<Vec<String>>,
+    record: Mutex<Option<SiteGame>>,
 }
 
 impl FakeSite {
@@ -31,6 +33,25 @@ impl GameSite for FakeSite {
         self.calls.lock().unwrap().push(format!("chat {id} {text}"));
         Ok(())
     }
+
+    fn page(&self, _id: &str) -> Result<Option<SiteGame>, ApiError> {
+        match &*self.record.lock().unwrap() {
+            Some(record) => Ok(Some(record.clone())),
+            None => Err(ApiError::Network("no page in this test".into())),
+        }
+    }
+}
+
+/// The site's record of a game between `white` and `black`.
+fn record(status: i32, result: &str, moves: &[&str], white: &str, black: &str) -> SiteGame {
+    SiteGame {
+        status,
+        result: result.into(),
+        moves: moves.iter().map(|m| m.to_string()).collect(),
+        white: white.into(),
+        black: black.into(),
+        initial_fen: String::new(),
+    }
 }
 
 /// A context for the bot `Vorpal` with a small, quick engine, writing its PGN under a
@@ -52,6 +73,7 @@ fn context(site: Arc<FakeSite>, tag: &str) -> (Arc<GameContext>, std::path::Path
             margin_ms: 500,
             max_move_ms: 50,
         },
+        overhead: Arc::new(Overhead::new(Duration::from_millis(5))),
         chat: ChatConfig {
             greeting: "Good luck".into(),
             goodbye: String::new(),
@@ -96,7 +118,10 @@ fn a_move_list_that_does_not_replay_is_aborted_not_played() {
     let pgn = run_lines(&site, "bad", &[FULL_BLACK, &state("e2e4"), &bad, end]);
     let calls = site.calls();
     // The bot answered 1. e4 (its turn), then aborted at the broken list and sent nothing more.
-    assert_eq!(calls[0], "chat iqSgPqOc Good luck");
+    assert_eq!(
+        calls[0],
+        "chat iqSgPqOc Good luck (Vorpal at level 8 of 8, full strength)"
+    );
     assert!(calls[1].starts_with("move iqSgPqOc "), "{calls:?}");
     assert_eq!(calls[2..], ["abort iqSgPqOc"]);
     assert!(pgn.contains("[Result \"*\"]"), "{pgn}");
@@ -111,7 +136,7 @@ fn a_broken_start_position_is_aborted_at_once() {
     let site = Arc::new(FakeSite::default());
     let full = FULL_BLACK.replace(r#""initialFen":"""#, r#""initialFen":"8/8/8 w - - 0 1""#);
     run_lines(&site, "fen", &[&full]);
-    assert_eq!(site.calls()[1..], ["abort iqSgPqOc"]);
+    assert_eq!(site.calls(), ["abort iqSgPqOc"]);
 }
 
 #[test]
@@ -133,6 +158,10 @@ fn the_bot_moves_on_its_turn_only_and_records_the_mate() {
     let moves: Vec<String> = site.calls().into_iter().filter(|c| c.starts_with("move")).collect();
     assert_eq!(moves.len(), 2, "{moves:?}");
     assert!(pgn.contains("[Result \"1-0\"]") && pgn.contains("Qxe5/A#"), "{pgn}");
+    assert!(
+        pgn.contains("{checkmate (the bot's own reading: the site gave no result)}"),
+        "{pgn}"
+    );
     assert!(
         pgn.contains("[White \"tester\"]") && pgn.contains("[Black \"Vorpal\"]"),
         "{pgn}"
@@ -157,7 +186,7 @@ fn the_bots_unechoed_mating_move_is_recorded() {
         "{:?}",
         site.calls()
     );
-    assert!(pgn.contains("Qxe5/A# {checkmate} 1-0"), "{pgn}");
+    assert!(pgn.contains("Qxe5/A#\n{checkmate (the bot's own reading"), "{pgn}");
 }
 
 #[test]
@@ -165,7 +194,7 @@ fn another_variant_is_aborted() {
     let site = Arc::new(FakeSite::default());
     let full = FULL_BLACK.replace(r#"{"name":"alice"}"#, r#"{"name":"chess"}"#);
     run_lines(&site, "variant", &[&full]);
-    assert_eq!(site.calls()[1..], ["abort iqSgPqOc"]);
+    assert_eq!(site.calls(), ["abort iqSgPqOc"]);
 }
 
 #[test]
@@ -191,4 +220,92 @@ fn a_move_with_the_opponents_text_is_never_sent() {
         calls[1].starts_with("move iqSgPqOc ") && calls[1] != calls[0],
         "{calls:?}"
     );
+}
+
+#[test]
+fn the_sites_result_and_moves_are_recorded() {
+    let site = Arc::new(FakeSite::default());
+    // The bot is Black; the stream never sends White's mating move, the site's page has it.
+    let lines = [
+        FULL_BLACK.to_string(),
+        state("e2e4 e7e5 d1h5 g8f6"),
+        r#"{"type":"gameEnd","game":{"id":"iqSgPqOc"}}"#.to_string(),
+    ];
+    *site.record.lock().unwrap() = Some(record(-1, "*", &["e2e4", "e7e5", "d1h5", "g8f6"], "tester", "Vorpal"));
+    let (ctx, pgn_path) = context(site.clone(), "site");
+    let (tx, rx) = mpsc::channel();
+    for line in &lines[..2] {
+        tx.send(Msg::Event(Box::new(serde_json::from_str(line).unwrap())))
+            .unwrap();
+    }
+    let mut run = GameRun::new(ctx, "iqSgPqOc");
+    let follower = std::thread::spawn(move || {
+        let ended = run.follow(&rx);
+        run.finish(ended);
+    });
+    std::thread::sleep(Duration::from_millis(300));
+    *site.record.lock().unwrap() = Some(record(
+        1,
+        "1-0",
+        &["e2e4", "e7e5", "d1h5", "g8f6", "h5e5"],
+        "tester",
+        "Vorpal",
+    ));
+    tx.send(Msg::Event(Box::new(serde_json::from_str(&lines[2]).unwrap())))
+        .unwrap();
+    follower.join().unwrap();
+    let pgn = std::fs::read_to_string(&pgn_path).unwrap();
+    std::fs::remove_file(&pgn_path).unwrap();
+    assert!(pgn.contains("Qxe5/A# {the site: checkmate} 1-0"), "{pgn}");
+    assert!(pgn.contains("[Termination \"the site: checkmate\"]"), "{pgn}");
+}
+
+#[test]
+fn a_game_over_before_the_bot_looked_is_recorded_at_once() {
+    let site = Arc::new(FakeSite::default());
+    *site.record.lock().unwrap() = Some(record(2, "0-1", &["e2e4", "e7e5", "d1h5"], "tester", "Vorpal"));
+    let started = Instant::now();
+    // No stream line at all: the site's page alone ends the game.
+    let (_tx, rx) = mpsc::channel();
+    let (ctx, pgn_path) = context(site.clone(), "down");
+    let mut run = GameRun::new(ctx, "iqSgPqOc");
+    let ended = run.follow(&rx);
+    run.finish(ended);
+    assert!(started.elapsed() < Duration::from_secs(2));
+    let pgn = std::fs::read_to_string(&pgn_path).unwrap();
+    std::fs::remove_file(&pgn_path).unwrap();
+    assert!(
+        pgn.contains("[White \"tester\"]") && pgn.contains("[Black \"Vorpal\"]"),
+        "{pgn}"
+    );
+    assert!(pgn.contains("2. Qh5 {the site: White resigned} 0-1"), "{pgn}");
+    assert!(site.calls().is_empty(), "{:?}", site.calls());
+}
+
+#[test]
+fn no_greeting_or_goodbye_around_an_abort_at_move_zero() {
+    let site = Arc::new(FakeSite::default());
+    *site.record.lock().unwrap() = Some(record(-1, "*", &[], "tester", "Vorpal"));
+    let (ctx, pgn_path) = context(site.clone(), "abort0");
+    let mut ctx = Arc::try_unwrap(ctx).ok().unwrap();
+    ctx.chat.goodbye = "Thanks".into();
+    let (tx, rx) = mpsc::channel();
+    tx.send(Msg::Event(Box::new(serde_json::from_str(FULL_BLACK).unwrap())))
+        .unwrap();
+    let mut run = GameRun::new(Arc::new(ctx), "iqSgPqOc");
+    let follower = std::thread::spawn(move || {
+        let ended = run.follow(&rx);
+        run.finish(ended);
+    });
+    std::thread::sleep(Duration::from_millis(300));
+    *site.record.lock().unwrap() = Some(record(0, "*", &[], "tester", "Vorpal"));
+    tx.send(Msg::Event(Box::new(
+        serde_json::from_str(r#"{"type":"gameEnd"}"#).unwrap(),
+    )))
+    .unwrap();
+    follower.join().unwrap();
+    let pgn = std::fs::read_to_string(&pgn_path).unwrap();
+    std::fs::remove_file(&pgn_path).unwrap();
+    assert!(site.calls().is_empty(), "{:?}", site.calls());
+    assert!(pgn.contains("{the site: aborted} *"), "{pgn}");
 }

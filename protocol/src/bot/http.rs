@@ -4,6 +4,7 @@
 //! error, network), or take the refusal of this one request.
 
 use super::ndjson::LineReader;
+use super::site_page::{parse_page, SiteGame};
 use super::wire::Account;
 use std::fmt;
 use std::time::Duration;
@@ -213,6 +214,22 @@ impl Api {
     /// Aborts game `id`.
     pub fn abort(&self, id: &str) -> Result<(), ApiError> {
         self.post(&format!("/api/bot/game/{id}/abort"), &[])
+    }
+
+    /// `GET /{id}`: the game's public page (no token sent), read as the site's record of the
+    /// game; `Ok(None)` when the site has no such game (a game with fewer than 3 plies is
+    /// deleted once over).
+    pub fn game_page(&self, id: &str) -> Result<Option<SiteGame>, ApiError> {
+        let resp = self.calls.get(self.url(&format!("/{id}"))).call();
+        let text = match checked(resp) {
+            Ok(resp) => read_text(resp)?,
+            Err(ApiError::Rejected { status: 404, .. }) => return Ok(None),
+            Err(e) => return Err(e),
+        };
+        parse_page(&text).map(Some).ok_or_else(|| ApiError::Rejected {
+            status: 200,
+            body: "the game page has no game in it".into(),
+        })
     }
 
     /// Says `text` in the players' chat of game `id`.

@@ -17,14 +17,18 @@ mod config;
 mod ending;
 mod engine;
 mod game;
+mod game_end;
+mod game_stream;
 mod http;
 mod ndjson;
+mod overhead;
 mod policy;
 mod record;
 mod registry;
 mod replay;
 mod runner;
 mod signals;
+mod site_page;
 #[cfg(test)]
 mod test_server;
 mod wire;
@@ -38,7 +42,7 @@ use crate::uci::output::to_stderr;
 impl RunCommand for BotArgs {
     fn run(self) -> i32 {
         let token = std::env::var(config::TOKEN_VAR).ok();
-        match config::settings(self, token) {
+        match config::settings(self, token).and_then(|s| config::check_outputs(&s).map(|()| s)) {
             Ok(settings) => runner::run(settings),
             Err(e) => {
                 to_stderr(&format!("vorpal bot: {e}\n"));

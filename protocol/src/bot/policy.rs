@@ -127,19 +127,13 @@ impl Policy {
         Ok(())
     }
 
-    /// One line describing what is accepted (`--dry-run`, the start-up log).
+    /// One line describing what is accepted (`--dry-run`, the start-up log): only what the
+    /// site can send a BOT, which is casual challenges (it rates no BOT game).
     pub fn describe(&self) -> String {
-        let mut kinds = Vec::new();
-        if self.rated {
-            kinds.push("rated");
-        }
-        if self.casual {
-            kinds.push("casual");
-        }
         let mut text =
             format!(
-            "{} challenges in {} with a base of {}..={} s and an increment of {}..={} s{}, at most {} game{} at once",
-            if kinds.is_empty() { "no".to_string() } else { kinds.join(" or ") },
+            "{} challenges in {} with a base of {}..={} s and an increment of {}..={} s{}, at most {} game{} at once (rematches included)",
+            if self.casual { "casual" } else { "no (casual = false, and the site sends a BOT only casual)" },
             self.variants.join(", "),
             self.min_base,
             self.max_base,

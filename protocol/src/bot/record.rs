@@ -3,6 +3,7 @@
 //! the reason in a final comment.
 
 use super::ending::Ending;
+use std::collections::HashSet;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -65,32 +66,63 @@ pub fn pgn(f: &Finished) -> PgnGame {
     g
 }
 
-/// Appends games to one file, one writer at a time.
+/// Appends games to one file, one writer at a time, each game once: the ids already in the
+/// file (from earlier runs too) are never appended again, whatever the reconnects.
 pub struct Recorder {
     path: PathBuf,
-    lock: Mutex<()>,
+    recorded: Mutex<HashSet<String>>,
+}
+
+/// The `GameId` tags of a PGN text.
+fn recorded_ids(text: &str) -> HashSet<String> {
+    text.lines()
+        .filter_map(|line| {
+            line.trim()
+                .strip_prefix("[GameId \"")?
+                .strip_suffix("\"]")
+                .map(String::from)
+        })
+        .collect()
 }
 
 impl Recorder {
-    /// A recorder appending to `path`.
+    /// A recorder appending to `path` (the games already there are read).
     pub fn new(path: &Path) -> Recorder {
+        let text = std::fs::read_to_string(path).unwrap_or_default();
         Recorder {
             path: path.to_path_buf(),
-            lock: Mutex::new(()),
+            recorded: Mutex::new(recorded_ids(&text)),
         }
     }
 
-    /// Appends `f` (the writer ends each game with an empty line).
-    pub fn append(&self, f: &Finished) -> Result<(), String> {
-        let _one_at_a_time = self.lock.lock().unwrap_or_else(|e| e.into_inner());
+    /// Appends `f` (the writer ends each game with an empty line); `Ok(false)` when the game
+    /// is in the file already.
+    pub fn append(&self, f: &Finished) -> Result<bool, String> {
+        let mut recorded = self.recorded.lock().unwrap_or_else(|e| e.into_inner());
+        if recorded.contains(f.id) {
+            return Ok(false);
+        }
         let text = pgn(f).to_text();
         std::fs::OpenOptions::new()
             .create(true)
             .append(true)
             .open(&self.path)
             .and_then(|mut file| file.write_all(text.as_bytes()))
-            .map_err(|e| format!("cannot append the game to {}: {e}", self.path.display()))
+            .map_err(|e| format!("cannot append the game to {}: {e}", self.path.display()))?;
+        recorded.insert(f.id.to_string());
+        Ok(true)
     }
+}
+
+/// Checks at start that `path` can be appended to (created if missing), so that no finished
+/// game is lost later.
+pub fn check_writable(path: &Path, what: &str) -> Result<(), String> {
+    std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .map(drop)
+        .map_err(|e| format!("the {what} {} cannot be written: {e}", path.display()))
 }
 
 #[cfg(test)]
@@ -120,9 +152,19 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("games.pgn");
         let r = Recorder::new(&path);
-        r.append(&f).unwrap();
-        r.append(&f).unwrap();
+        assert_eq!(r.append(&f), Ok(true));
+        assert_eq!(r.append(&f), Ok(false));
+        // A second run (a restart) does not record it again either; another game goes in.
+        assert_eq!(Recorder::new(&path).append(&f), Ok(false));
+        let other = Finished { id: "zzzz0000", ..f };
+        assert_eq!(Recorder::new(&path).append(&other), Ok(true));
         let text = std::fs::read_to_string(&path).unwrap();
+        assert!(check_writable(&path, "PGN file").is_ok());
+        let bad = check_writable(Path::new("/proc/nonexistent/x.pgn"), "PGN file").unwrap_err();
+        assert!(
+            bad.starts_with("the PGN file /proc/nonexistent/x.pgn cannot be written"),
+            "{bad}"
+        );
         std::fs::remove_dir_all(&dir).unwrap();
         assert!(text.contains("Qxe5/A#"), "{text}");
         let games = parse_pgn(&text);

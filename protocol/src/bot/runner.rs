@@ -10,6 +10,7 @@ use super::engine::EngineSpec;
 use super::game::{self, GameContext};
 use super::http::{is_id, Api, ApiError, Stream};
 use super::ndjson::Next;
+use super::overhead::Overhead;
 use super::policy::Decline;
 use super::record::Recorder;
 use super::registry::Registry;
@@ -28,7 +29,11 @@ pub const FAILED: i32 = 1;
 /// Runs the bot until a termination signal (or, with `--dry-run`, after the checks).
 pub fn run(settings: Settings) -> i32 {
     let api = Arc::new(Api::new(&settings.server, &settings.token));
-    let me = match api.account() {
+    let login = std::time::Instant::now();
+    let account = api.account();
+    // The login's round trip: the first estimate of a move's network overhead.
+    let overhead = Arc::new(Overhead::new(login.elapsed()));
+    let me = match account {
         Ok(account) if account.title.as_deref() == Some("BOT") => account.username,
         Ok(account) => {
             log::error!(
@@ -72,6 +77,7 @@ pub fn run(settings: Settings) -> i32 {
         me,
         engine,
         time: settings.engine.time(),
+        overhead,
         chat: settings.chat.clone(),
         recorder: Arc::new(Recorder::new(&settings.pgn)),
         abort_all: Arc::new(AtomicBool::new(false)),
@@ -102,12 +108,14 @@ fn dry_run(api: &Api, settings: &Settings, me: &str, engine: &EngineSpec) -> i32
         }
     }
     to_stdout(&format!(
-        "dry run: logged in to {} as {me}, the event stream opens (variants {}).\nWould accept {}.\nWould play with {}; finished games go to {}.\n",
+        "dry run: logged in to {} as {me}, the event stream opens (variants {}).\nWould accept {}.\nWould play as {} ({}); finished games go to {}, the games in progress to {}.\n",
         settings.server,
         settings.policy.variants.join(", "),
         settings.policy.describe(),
+        engine.level_words(),
         engine.describe(),
-        settings.pgn.display()
+        settings.pgn.display(),
+        settings.state_file.display()
     ));
     status::SUCCESS
 }
@@ -174,11 +182,7 @@ impl Bot {
             }
             match rx.recv_timeout(Duration::from_millis(200)) {
                 Ok(Incoming::Event(Event::Challenge { challenge })) => self.on_challenge(&challenge, stopping),
-                Ok(Incoming::Event(Event::GameStart { game })) => {
-                    if !stopping && !self.registry.contains(&game.id) {
-                        self.start_game(&game.id);
-                    }
-                }
+                Ok(Incoming::Event(Event::GameStart { game })) => self.on_game_start(&game.id, stopping),
                 Ok(Incoming::Event(_)) => {}
                 Ok(Incoming::Open) => log::info!("event stream open"),
                 Ok(Incoming::Closed(why)) => log::warn!("event stream: {why}"),
@@ -218,6 +222,56 @@ impl Bot {
                 Ok(()) => log::info!("challenge {id} from {from} declined: {}", reason.key()),
                 Err(e) => log::warn!("challenge {id} from {from}: declining failed: {e}"),
             },
+        }
+    }
+
+    /// A game the site started: one the bot accepted (already followed), one in progress
+    /// after a reconnect, or one it never accepted (a rematch the site starts by itself):
+    /// followed while there is room, refused (aborted before its first move) beyond
+    /// `max_games` or while stopping. A game already under way is always followed.
+    fn on_game_start(&mut self, id: &str, stopping: bool) {
+        if !is_id(id) || self.registry.contains(id) {
+            return;
+        }
+        if !stopping && self.registry.len() < self.settings.policy.max_games {
+            log::info!("game {id}: started by the site (a rematch or a game in progress); following it");
+            self.start_game(id);
+            return;
+        }
+        let (site, api, registry, chat) = (
+            self.context.site.clone(),
+            self.api.clone(),
+            self.registry.clone(),
+            self.context.clone(),
+        );
+        let game_id = id.to_string();
+        let spawned = std::thread::Builder::new()
+            .name(format!("bot-refuse-{id}"))
+            .spawn(move || match site.page(&game_id) {
+                Ok(Some(record)) if !record.ended() && record.moves.is_empty() => {
+                    log::info!("game {game_id}: started by the site beyond max_games (a rematch?); aborting it");
+                    if let Err(e) = site.chat(
+                        &game_id,
+                        "Sorry, I am playing as many games as I may; challenge me again later.",
+                    ) {
+                        log::warn!("game {game_id}: chat failed: {e}");
+                    }
+                    if let Err(e) = site.abort(&game_id) {
+                        log::warn!("game {game_id}: abort failed: {e}");
+                    }
+                }
+                Ok(Some(record)) if !record.ended() => {
+                    log::info!("game {game_id}: in progress beyond max_games; following it all the same");
+                    if registry.insert(&game_id) {
+                        game::play(chat, api, game_id.clone());
+                        registry.remove(&game_id);
+                    }
+                }
+                Ok(_) => log::info!("game {game_id}: started by the site and already over"),
+                Err(e) => log::warn!("game {game_id}: the site's page cannot be read: {e}"),
+            });
+        if let Err(e) = spawned {
+            log::error!("game {id}: cannot start a thread: {e}");
         }
     }
 
