@@ -21,10 +21,12 @@ import subprocess
 import sys
 import time
 
+import cases
+
 ARGS = None
 BOTS = []  # every bot process started, ended at exit whatever happens
 TOKEN = "vorpal-test-token"
-HUMANS = ("tester", "tester2", "tester3")
+HUMANS = ("tester", "tester2", "tester3", "tester4", "tester5", "tester6")
 # The site's texts for the decline reasons the checks provoke (seek.py DECLINE_REASON_MESSAGES).
 TOO_SLOW = "This time control is too slow for me, please challenge again with a faster game."
 LATER = "This is not the right time for me, please ask again later."
@@ -39,10 +41,15 @@ class Bot:
 
     def __init__(self, *extra, token=TOKEN):
         self.log_path = os.path.join(ARGS.work, "bot.log")
+        self.pgn = os.path.join(ARGS.work, "bot.pgn")
         self.start_offset = os.path.getsize(self.log_path) if os.path.exists(self.log_path) else 0
         env = dict(os.environ, VORPAL_BOT_TOKEN=token, RUST_LOG="warn,vorpal_protocol::bot=info")
-        cmd = [ARGS.vorpal, "bot", "--server", ARGS.url, "--pgn", os.path.join(ARGS.work, "bot.pgn"),
-               "--max-move-time", "1500", "--max-games", "2", *extra]
+        # The defaults below unless `extra` sets them.
+        defaults = [("--server", ARGS.url), ("--max-move-time", "1500"), ("--max-games", "2")]
+        cmd = [ARGS.vorpal, "bot", "--pgn", self.pgn, *extra]
+        for flag, value in defaults:
+            if flag not in extra:
+                cmd += [flag, value]
         self.log = open(self.log_path, "ab")
         self.proc = subprocess.Popen(cmd, env=env, stdout=self.log, stderr=self.log, cwd=ARGS.work)
         BOTS.append(self.proc)
@@ -203,7 +210,7 @@ async def check_external_engine():
           f"{outcome.status_name} {outcome.result} after {outcome.ply} plies; status {rc}")
 
 
-async def main_async():
+async def basics():
     check_wrong_token()
     bot = Bot()
     started = time.monotonic()
@@ -225,9 +232,32 @@ async def main_async():
           f"{moves} moves; late: {late[:3]}")
     with open(os.path.join(ARGS.work, "bot.pgn"), errors="replace") as f:
         pgn = f.read()
-    check("the PGN file has the won games with their results",
-          pgn.count('[Termination "checkmate"]') >= 4 and "/A" in pgn,
+    check("the PGN file has the won games with the site's results",
+          pgn.count('[Termination "the site: checkmate"]') >= 4 and "/A" in pgn,
           f"{pgn.count('[Event ')} games")
+
+
+# The phases in order; "levels" (vorpal-match, no server) runs beside the others.
+PHASES = {
+    "basics": basics,
+    "refusals": lambda: asyncio.to_thread(cases.check_start_refusals, ARGS, check),
+    "results": lambda: cases.check_long_wait_cut_and_results(ARGS, Bot, check, say),
+    "rematch": lambda: cases.check_rematch_beyond_max_games(ARGS, Bot, check, say),
+    "slow": lambda: cases.check_slow_line(ARGS, Bot, check, say),
+}
+
+
+async def main_async():
+    only = ARGS.only.split(",") if ARGS.only else ["levels", *PHASES]
+    levels = None
+    if "levels" in only:
+        levels = asyncio.create_task(asyncio.to_thread(cases.check_levels, ARGS, check))
+    for name, phase in PHASES.items():
+        if name in only:
+            say(f"phase {name}")
+            await phase()
+    if levels:
+        await levels
 
 
 def main():
@@ -237,8 +267,10 @@ def main():
     p.add_argument("--vorpal", required=True)
     p.add_argument("--fixture", required=True)
     p.add_argument("--work", required=True)
+    p.add_argument("--only", default="", help="comma-separated phases: levels," + ",".join(PHASES))
     ARGS = p.parse_args()
     sys.path.insert(0, ARGS.fixture)
+    ARGS.port = int(ARGS.url.rsplit(":", 1)[1])
     signal.signal(signal.SIGTERM, lambda *_: sys.exit("driver: terminated"))
     try:
         asyncio.run(main_async())

@@ -6,11 +6,17 @@
 # starts the server with three human accounts, and runs tests/bot/driver.py: games won by mate as White and as Black (two at once),
 # declines with the site's reasons, a restart in the middle of a game, a wrong token, SIGTERM.
 #
+# Then the month-long operator's cases (tests/bot/cases.py, issue 46): a person waiting 140 s
+# before the first move, a 25 s network cut, the site's results in the PGN once per game, a line
+# adding 400 ms each way at 1+0, a rematch beyond max_games, unwritable outputs, level 1 against
+# full strength (vorpal-match, built beside vorpal).
+#
 # usage: tests/bot/run.sh [WORK_DIR]
 #   PV_FIXTURE   the fixture (default: ../shared/pychess-variants beside the checkout)
 #   BOT_CACHE    where the venv is kept (default: ~/.cache/vorpal-bot-tier)
-#   VORPAL_BIN   the vorpal binary to test (default: build it; BOT_PROFILE=release for release)
-# Bounded to 8 minutes in all; prints the driver's "N passed, M failed" line.
+#   VORPAL_BIN   the vorpal binary to test, vorpal-match beside it (default: build both;
+#                BOT_PROFILE=release for release)
+# Bounded to 14 minutes in all; prints the driver's "N passed, M failed" line.
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(cd "$HERE/../.." && pwd)"
@@ -19,8 +25,8 @@ CACHE="${BOT_CACHE:-${HOME:-/tmp}/.cache/vorpal-bot-tier}"
 WORK="${1:-$(mktemp -d /tmp/vorpal-bot-tier.XXXXXX)}"
 mkdir -p "$CACHE" "$WORK"
 START=$(date +%s)
-# Everything below runs under one deadline: 8 minutes from here.
-DEADLINE=$((START + 480))
+# Everything below runs under one deadline: 14 minutes from here.
+DEADLINE=$((START + 840))
 left() { echo $((DEADLINE - $(date +%s))); }
 
 VENV="$CACHE/venv"
@@ -37,7 +43,8 @@ echo "bot tier: venv ready after $(( $(date +%s) - START )) s"
 BIN="${VORPAL_BIN:-}"
 if [ -z "$BIN" ]; then
     PROFILE="${BOT_PROFILE:-test}"
-    (cd "$ROOT" && timeout "$(left)" cargo build --quiet -p vorpal --bin vorpal --profile "$PROFILE")
+    (cd "$ROOT" && timeout "$(left)" cargo build --quiet -p vorpal --bin vorpal -p vorpal-tuning \
+        --bin vorpal-match --profile "$PROFILE")
     [ "$PROFILE" = test ] && PROFILE_DIR=debug || PROFILE_DIR="$PROFILE"
     BIN="${CARGO_TARGET_DIR:-$ROOT/target}/$PROFILE_DIR/vorpal"
 fi
@@ -52,7 +59,7 @@ cleanup() {
     fi
 }
 trap cleanup EXIT
-"$VENV/bin/python" "$FIXTURE/run-server.py" 0 --human-name tester,tester2,tester3 --log-level WARNING \
+"$VENV/bin/python" "$FIXTURE/run-server.py" 0 --human-name tester,tester2,tester3,tester4,tester5,tester6 --log-level WARNING \
     >"$WORK/server.out" 2>"$WORK/server.log" &
 SERVER_PID=$!
 PORT=""
