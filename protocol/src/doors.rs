@@ -51,6 +51,12 @@ pub fn gui_pgn_import(text: &str) -> Result<GuiPgn, String> {
     import_pgn_door(text)
 }
 
+/// Reads a game page of pychess-variants as `vorpal bot` does after every game: the status
+/// code, the result and the moves, or None when it is not a game page.
+pub fn bot_game_page(text: &str) -> Option<(i32, String, Vec<String>)> {
+    crate::bot::site_page::parse_page(text).map(|g| (g.status, g.result, g.moves))
+}
+
 /// Parses a request head as the GUI's HTTP server does; Err is the status it answers.
 pub fn http_head(bytes: &[u8]) -> Result<HttpHead, u16> {
     parse_head_door(bytes)

@@ -263,3 +263,36 @@ def check_levels(args, check):
     games = pgn.count("[Event ")
     check("level 1 loses to full strength in at least 5 of 6 games (UCI, 100 ms a move)",
           games == 6 and full_wins >= 5, f"full strength won {full_wins} of {games}; status {p.returncode}")
+
+
+async def check_second_signal(args, bot_cls, check, log):
+    """At 30+30 the bot thinks long; two SIGINTs while it thinks stop the search at once, abort
+    the game and record it with its last move, and the bot exits with 0."""
+    import signal
+    import time
+    bot = bot_cls("--max-move-time", "0")
+    if not await asyncio.to_thread(bot.wait_for, "event stream open", 15):
+        check("a second signal stops the search at once", False, "the bot did not come online")
+        return
+    game = asyncio.create_task(person_game(args.url, "tester3", log, 30, 30, "w", random_turn(41)))
+    # The person (White) moves at once; the bot then thinks about 50 s over its first move.
+    thinking = await asyncio.to_thread(bot.wait_for, r"the bot plays black", 30)
+    await asyncio.sleep(3)
+    bot.proc.send_signal(signal.SIGINT)
+    await asyncio.sleep(0.5)
+    signalled = time.monotonic()
+    bot.proc.send_signal(signal.SIGINT)
+    rc = await asyncio.to_thread(bot.stop, signal.SIGINT, 30)
+    took = time.monotonic() - signalled
+    try:
+        gid, end = await asyncio.wait_for(game, 20)
+    except Exception as e:  # noqa: BLE001 - reported as the check's detail
+        check("a second signal stops the search at once and aborts the game", False, f"{type(e).__name__}: {e}")
+        return
+    games, counts = pgn_games(bot.pgn)
+    entry = games.get(gid)
+    check("a second SIGINT while thinking at 30+30: exit 0 within 5 s, the game aborted and recorded with its moves",
+          thinking and rc == 0 and took < 5 and end["name"] == "aborted" and entry is not None
+          and counts.get(gid) == 1 and entry[2] == len(end["moves"]) == 1,
+          f"status {rc} {took:.1f} s after the second signal; the site: {end['name']} after {len(end['moves'])} "
+          f"plies; PGN: {entry}")

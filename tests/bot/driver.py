@@ -243,6 +243,7 @@ PHASES = {
     "refusals": lambda: asyncio.to_thread(cases.check_start_refusals, ARGS, check),
     "results": lambda: cases.check_long_wait_cut_and_results(ARGS, Bot, check, say),
     "rematch": lambda: cases.check_rematch_beyond_max_games(ARGS, Bot, check, say),
+    "stop": lambda: cases.check_second_signal(ARGS, Bot, check, say),
     "slow": lambda: cases.check_slow_line(ARGS, Bot, check, say),
 }
 

@@ -28,7 +28,7 @@ mod registry;
 mod replay;
 mod runner;
 mod signals;
-mod site_page;
+pub(crate) mod site_page;
 #[cfg(test)]
 mod test_server;
 mod wire;
