@@ -203,6 +203,8 @@ async def check_rematch_beyond_max_games(args, bot_cls, check, log):
         check("a rematch beyond max_games = 1 is refused", False, "the bot did not come online")
         return
     first_gid, first = await person_game(args.url, "tester", log, 1, 2, "w", random_turn(31))
+    # The bot frees its one slot once the game is recorded.
+    await asyncio.to_thread(bot.wait_for, rf"game {first_gid}: (recorded|already)", 15)
     release = asyncio.Event()
 
     async def slow_turn(board):
@@ -247,6 +249,10 @@ def check_levels(args, check):
     if not os.path.exists(match):
         check("level 1 loses to full strength in at least 5 of 6 games", False, f"no {match}")
         return
+    out = os.path.join(args.work, "levels.pgn")
+    for stale in (out, out.replace(".pgn", ".results")):
+        if os.path.exists(stale):
+            os.remove(stale)
     p = subprocess.run([match, "--engine", f"cmd={args.vorpal}", "name=level1", "option.Skill Level=0",
                         "--engine", f"cmd={args.vorpal}", "name=full", "--tc", "movetime=100",
                         "--games", "6", "--concurrency", "2", "--maxmoves", "150", "--quiet",

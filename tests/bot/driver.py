@@ -37,15 +37,18 @@ def say(*parts):
 
 
 class Bot:
-    """One `vorpal bot` process; its log (stderr) is appended to WORK/bot.log."""
+    """One `vorpal bot` process; its log (stderr) is appended to WORK/`tag`.log, its games to
+    WORK/`tag`.pgn (its running games in WORK/`tag`.games); it plays on the server at `url`
+    (the main one unless told). The servers' game ids repeat from one server to the next, so
+    the bots of each server keep files of their own."""
 
-    def __init__(self, *extra, token=TOKEN):
-        self.log_path = os.path.join(ARGS.work, "bot.log")
-        self.pgn = os.path.join(ARGS.work, "bot.pgn")
+    def __init__(self, *extra, token=TOKEN, tag="bot", url=None):
+        self.log_path = os.path.join(ARGS.work, f"{tag}.log")
+        self.pgn = os.path.join(ARGS.work, f"{tag}.pgn")
         self.start_offset = os.path.getsize(self.log_path) if os.path.exists(self.log_path) else 0
         env = dict(os.environ, VORPAL_BOT_TOKEN=token, RUST_LOG="warn,vorpal_protocol::bot=info")
         # The defaults below unless `extra` sets them.
-        defaults = [("--server", ARGS.url), ("--max-move-time", "1500"), ("--max-games", "2")]
+        defaults = [("--server", url or ARGS.url), ("--max-move-time", "1500"), ("--max-games", "2")]
         cmd = [ARGS.vorpal, "bot", "--pgn", self.pgn, *extra]
         for flag, value in defaults:
             if flag not in extra:
@@ -237,15 +240,58 @@ async def basics():
           f"{pgn.count('[Event ')} games")
 
 
-# The phases in order; "levels" (vorpal-match, no server) runs beside the others.
+async def second_server(tag):
+    """Another fixture server (its own BOT account and people), so that the cases of several
+    bots run at once; the namespace of its URL and port."""
+    out_path = os.path.join(ARGS.work, f"server-{tag}.out")
+    with open(out_path, "w") as out, open(os.path.join(ARGS.work, f"server-{tag}.log"), "w") as err:
+        proc = subprocess.Popen([sys.executable, os.path.join(ARGS.fixture, "run-server.py"), "0",
+                                 "--human-name", ",".join(HUMANS), "--log-level", "WARNING"],
+                                stdout=out, stderr=err)
+    BOTS.append(proc)
+    for _ in range(300):
+        with open(out_path) as f:
+            m = re.search(r"^listening on (\d+)$", f.read(), re.M)
+        if m:
+            port = int(m.group(1))
+            return argparse.Namespace(**dict(vars(ARGS), url=f"http://127.0.0.1:{port}", port=port))
+        await asyncio.sleep(0.1)
+    raise RuntimeError(f"the {tag} server did not start")
+
+
+def on(server, tag):
+    """Bots on `server` with files bot-{tag}.*."""
+    return lambda *extra, **kw: Bot(*extra, tag=f"bot-{tag}", url=server.url, **kw)
+
+
+async def rematch_then_stop():
+    server = await second_server("rematch")
+    await cases.check_rematch_beyond_max_games(server, on(server, "rematch"), check, say)
+    await cases.check_second_signal(server, on(server, "rematch"), check, say)
+
+
+async def slow():
+    server = await second_server("slow")
+    await cases.check_slow_line(server, on(server, "slow"), check, say)
+
+
+# The phases: the first two in turn, then the others at once, each on a server of its own;
+# "levels" (vorpal-match, no server) runs beside them all.
 PHASES = {
     "basics": basics,
     "refusals": lambda: asyncio.to_thread(cases.check_start_refusals, ARGS, check),
-    "results": lambda: cases.check_long_wait_cut_and_results(ARGS, Bot, check, say),
-    "rematch": lambda: cases.check_rematch_beyond_max_games(ARGS, Bot, check, say),
-    "stop": lambda: cases.check_second_signal(ARGS, Bot, check, say),
-    "slow": lambda: cases.check_slow_line(ARGS, Bot, check, say),
+    "results": lambda: cases.check_long_wait_cut_and_results(ARGS, on(ARGS, "results"), check, say),
+    "rematch": rematch_then_stop,
+    "slow": slow,
 }
+
+
+async def guarded(name, phase):
+    """Runs a phase; an exception fails it (as a check) instead of ending the driver."""
+    try:
+        await phase()
+    except Exception as e:  # noqa: BLE001 - reported as a failed check
+        check(f"phase {name} ran to its end", False, f"{type(e).__name__}: {e}")
 
 
 async def main_async():
@@ -253,10 +299,11 @@ async def main_async():
     levels = None
     if "levels" in only:
         levels = asyncio.create_task(asyncio.to_thread(cases.check_levels, ARGS, check))
-    for name, phase in PHASES.items():
+    for name in ("basics", "refusals"):
         if name in only:
             say(f"phase {name}")
-            await phase()
+            await guarded(name, PHASES[name])
+    await asyncio.gather(*(guarded(name, PHASES[name]) for name in ("results", "rematch", "slow") if name in only))
     if levels:
         await levels
 

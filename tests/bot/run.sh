@@ -79,7 +79,7 @@ echo "bot tier: server on port $PORT after $(( $(date +%s) - START )) s; logs in
 STATUS=0
 timeout "$(left)" "$VENV/bin/python" "$HERE/driver.py" --url "http://127.0.0.1:$PORT" \
     --vorpal "$BIN" --fixture "$FIXTURE" --work "$WORK" 2>"$WORK/driver.log" || STATUS=$?
-echo "bot tier: done in $(( $(date +%s) - START )) s (status $STATUS); bot log $WORK/bot.log, games $WORK/bot.pgn"
+echo "bot tier: done in $(( $(date +%s) - START )) s (status $STATUS); bot logs $WORK/bot*.log, games $WORK/bot*.pgn"
 if [ "$STATUS" -ne 0 ]; then
     tail -n 40 "$WORK/driver.log" >&2
     tail -n 40 "$WORK/bot.log" >&2

@@ -1,8 +1,8 @@
 //! One game, on its own thread: its stream read on a second thread ([`super::game_stream`],
 //! reconnecting for as long as the game runs), every state replayed under Alice rules, the
-//! engine asked when it is the bot's turn, the move sent (again, if the site does not echo it:
-//! a repeat of the bot's own last move is dropped by the site, so resending is harmless) and
-//! its round trip measured. The bot never gives up on a game the site still runs: when the
+//! engine asked when it is the bot's turn, the move sent (again only if it is not echoed and the
+//! site's page shows the game still waiting for it: a resent move arriving after the opponent's
+//! answer would be an invalid move, which loses) and its round trip measured. The bot never gives up on a game the site still runs: when the
 //! stream is lost or quiet, or a wait runs long, it reads the game's public page and ends only
 //! when the site says so ([`super::game_end`] then records the site's result). A game whose
 //! moves do not replay is aborted, never played on.
@@ -24,10 +24,8 @@ use std::time::{Duration, Instant};
 use vorpal_engine::search::{Limits, SearchControl};
 use vorpal_engine::{Color, Game, Move};
 
-/// A move not echoed within this long is sent again.
+/// A move not echoed within this long is sent again if the site's page does not have it.
 const RESEND_AFTER: Duration = Duration::from_secs(3);
-/// Sends of one move before the bot asks the site whether the game still runs.
-const MAX_SENDS: u32 = 6;
 /// How long the game's stream may take to deliver its first `gameFull` before the site is asked.
 const FIRST_STATE_WAIT: Duration = Duration::from_secs(60);
 /// How long the end may take to come after an abort before the site is asked.
@@ -105,6 +103,8 @@ pub(super) struct Sent {
     pub at: Instant,
     /// How often it was sent.
     pub sends: u32,
+    /// The site's page shows it played (no more sends; the stream's echo is awaited).
+    pub delivered: bool,
 }
 
 /// The state of one game being played.
@@ -467,6 +467,7 @@ impl GameRun {
             first: now,
             at: now,
             sends: 0,
+            delivered: false,
         });
         self.send();
     }
@@ -496,13 +497,8 @@ impl GameRun {
         if self.full.is_none() {
             return (started.elapsed() > FIRST_STATE_WAIT).then(|| "its stream sent no game yet".to_string());
         }
-        if let Some(sent) = &self.sent {
-            if sent.at.elapsed() >= RESEND_AFTER {
-                log::info!("game {}: {} not echoed yet; sending it again", self.id, sent.text);
-                self.send();
-            }
-            let sent = self.sent.as_ref()?;
-            return (sent.sends >= MAX_SENDS).then(|| format!("{} was sent {} times unechoed", sent.text, sent.sends));
+        if self.sent.is_some() {
+            return self.resend_if_lost();
         }
         let (state, at) = self.state.as_ref()?;
         let opponent_ms = match self.me {
@@ -511,6 +507,55 @@ impl GameRun {
         };
         let limit = Duration::from_millis(opponent_ms.max(0.0) as u64) + OPPONENT_SLACK;
         (at.elapsed() > limit).then(|| "the opponent's clock has run out".to_string())
+    }
+
+    /// The bot's move not echoed for [`RESEND_AFTER`]: sent again only when the site's page
+    /// shows the game still waiting for it. A move the site already has must never go again:
+    /// once the opponent has answered, it would be an invalid move, which loses the game.
+    /// `Some(why)` when the site's page says the game is over or gone.
+    fn resend_if_lost(&mut self) -> Option<String> {
+        let sent = self.sent.as_ref()?;
+        if sent.delivered || sent.at.elapsed() < RESEND_AFTER {
+            return None;
+        }
+        let (ply, text) = (sent.ply, sent.text.clone());
+        match self.shared.site.page(&self.id) {
+            Ok(Some(record)) if record.ended() => {
+                self.last_check = None;
+                return Some(format!("{text} was not echoed"));
+            }
+            Ok(Some(record)) if record.moves.len() > ply => {
+                log::info!(
+                    "game {}: the site has {text} (its page shows it); waiting for the stream",
+                    self.id
+                );
+                if let Some(sent) = self.sent.as_mut() {
+                    sent.delivered = true;
+                }
+            }
+            Ok(Some(record)) if record.moves.len() == ply => {
+                log::info!(
+                    "game {}: {text} not echoed and not on the site's page; sending it again",
+                    self.id
+                );
+                self.send();
+            }
+            Ok(Some(_)) => {}
+            Ok(None) => {
+                self.last_check = None;
+                return Some("the site has no such game any more".into());
+            }
+            Err(e) => {
+                log::warn!(
+                    "game {}: {text} not echoed; the site's page cannot be read ({e}); not resending yet",
+                    self.id
+                );
+                if let Some(sent) = self.sent.as_mut() {
+                    sent.at = Instant::now();
+                }
+            }
+        }
+        None
     }
 
     /// Aborts the game (the site allows a BOT to at any move); its `gameEnd` follows.

@@ -309,3 +309,34 @@ fn no_greeting_or_goodbye_around_an_abort_at_move_zero() {
     assert!(site.calls().is_empty(), "{:?}", site.calls());
     assert!(pgn.contains("{the site: aborted} *"), "{pgn}");
 }
+
+#[test]
+fn an_unechoed_move_is_resent_only_while_the_site_lacks_it() {
+    let site = Arc::new(FakeSite::default());
+    let (ctx, _pgn) = context(site.clone(), "resend");
+    let mut run = GameRun::new(ctx.clone(), "iqSgPqOc");
+    let GameEvent::GameState(st) = serde_json::from_str(&state("e2e4")).unwrap() else {
+        panic!("not a state")
+    };
+    run.state = Some((st, Instant::now()));
+    run.me = Color::Black;
+    let game = replay("", &["e2e4"]).unwrap();
+    let mut engine = ctx.engine.player().unwrap();
+    run.think_and_move(&game, Some("e2e4"), engine.as_mut());
+    let sent = site.calls()[0].clone();
+    let text = sent.rsplit(' ').next().unwrap().to_string();
+    let long_ago = Instant::now() - Duration::from_secs(4);
+    // The site's page still lacks the move: it goes again.
+    *site.record.lock().unwrap() = Some(record(-1, "*", &["e2e4"], "tester", "Vorpal"));
+    run.sent.as_mut().unwrap().at = long_ago;
+    assert_eq!(run.resend_if_lost(), None);
+    assert_eq!(site.calls(), [sent.clone(), sent.clone()]);
+    // The page has it and the opponent's answer: never again (it would be an invalid move).
+    *site.record.lock().unwrap() = Some(record(-1, "*", &["e2e4", &text, "d2d4"], "tester", "Vorpal"));
+    run.sent.as_mut().unwrap().at = long_ago;
+    assert_eq!(run.resend_if_lost(), None);
+    run.sent.as_mut().unwrap().at = long_ago;
+    assert_eq!(run.resend_if_lost(), None);
+    assert_eq!(site.calls().len(), 2);
+    assert!(run.sent.as_ref().unwrap().delivered);
+}
