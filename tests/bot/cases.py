@@ -256,11 +256,13 @@ def check_levels(args, check):
     p = subprocess.run([match, "--engine", f"cmd={args.vorpal}", "name=level1", "option.Skill Level=0",
                         "--engine", f"cmd={args.vorpal}", "name=full", "--tc", "movetime=100",
                         "--games", "6", "--concurrency", "2", "--maxmoves", "150", "--quiet",
+                        # No loss on time: on a loaded machine 100 ms moves overrun now and then.
+                        "--timemargin", "5000",
                         "--pgn", os.path.join(args.work, "levels.pgn")],
                        capture_output=True, text=True, timeout=400)
     with open(os.path.join(args.work, "levels.pgn"), errors="replace") as f:
         pgn = f.read()
-    full_wins = 0
+    full_wins, forfeits = 0, pgn.count('[Termination "time forfeit"]')
     for block in pgn.split("[Event ")[1:]:
         white = re.search(r'\[White "([^"]*)"\]', block).group(1)
         result = re.search(r'\[Result "([^"]*)"\]', block).group(1)
@@ -268,7 +270,8 @@ def check_levels(args, check):
             full_wins += 1
     games = pgn.count("[Event ")
     check("level 1 loses to full strength in at least 5 of 6 games (UCI, 100 ms a move)",
-          games == 6 and full_wins >= 5, f"full strength won {full_wins} of {games}; status {p.returncode}")
+          games == 6 and full_wins >= 5 and forfeits == 0,
+          f"full strength won {full_wins} of {games}, {forfeits} on time; status {p.returncode}")
 
 
 async def check_second_signal(args, bot_cls, check, log):
