@@ -324,6 +324,17 @@ goodbye = "Thanks for the game."
     }
 
     #[test]
+    fn the_documented_config_file_parses_to_the_defaults() {
+        let doc = include_str!("../../../docs/bot.md");
+        let start = doc.find("```toml\n").expect("a toml block in docs/bot.md") + 8;
+        let text = &doc[start..start + doc[start..].find("```").unwrap()];
+        let c = parse_config(text).unwrap();
+        assert_eq!(c.policy, Policy::default());
+        assert_eq!(c.engine, EngineConfig::default());
+        assert_eq!(c.chat, ChatConfig::default());
+    }
+
+    #[test]
     fn mistakes_in_the_file_are_reported() {
         assert!(parse_config("[policy]\nmax_gmaes = 2\n")
             .unwrap_err()
