@@ -230,7 +230,7 @@ def check_start_refusals(args, check):
     start with status 2 (--dry-run too), before it connects."""
     env = dict(os.environ, VORPAL_BOT_TOKEN="t")
     run = lambda *a: subprocess.run([args.vorpal, "bot", "--server", args.url, *a], capture_output=True,
-                                    text=True, env=env, timeout=30)
+                                    text=True, env=env, timeout=30, cwd=args.work)
     for extra in ((), ("--dry-run",)):
         p = run("--pgn", "/proc/nonexistent/x.pgn", *extra)
         check(f"an unwritable PGN path exits 2 at the start{' (--dry-run)' if extra else ''}",

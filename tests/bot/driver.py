@@ -126,7 +126,7 @@ def check(name, ok, detail=""):
 def check_wrong_token():
     start = time.monotonic()
     proc = subprocess.run([ARGS.vorpal, "bot", "--server", ARGS.url], capture_output=True, text=True,
-                          env=dict(os.environ, VORPAL_BOT_TOKEN="not-the-token"), timeout=30)
+                          env=dict(os.environ, VORPAL_BOT_TOKEN="not-the-token"), timeout=30, cwd=ARGS.work)
     took = time.monotonic() - start
     check("a wrong token exits non-zero within 10 s with a clear message",
           proc.returncode != 0 and took < 10 and "token was refused" in proc.stderr,
