@@ -1,0 +1,296 @@
+//! Runs the problems of one Popeye input and writes Popeye's page: for each problem the
+//! header, the diagram (unless `NoBoard`), each twin's solutions and the closing line;
+//! input errors go to the error stream as Popeye's `input-error:` lines, and the other
+//! problems are still solved.
+
+use super::layout;
+use super::notation::popeye_move;
+use crate::solve::popeye;
+use crate::solve::problem::{problem_rules, Problem, Task};
+use crate::solve::text;
+use std::io::Write;
+use std::time::{Duration, Instant};
+use vorpal_engine::solve::{solve, Play, Solution, SolveControl, SolveOptions};
+use vorpal_engine::{EnPassant, Position, Rules, Variant};
+
+/// The limits of one run (from the command line).
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    /// Seconds per problem.
+    pub max_time: Option<u64>,
+    /// The memory bound in bytes (bounds the solver's proof table).
+    pub max_mem: Option<u64>,
+    /// Stop every solve at once (the fuzz door: everything but the search itself).
+    pub stop_at_once: bool,
+    /// No times in the closing lines (`-regression`).
+    pub regression: bool,
+}
+
+/// The solver's proof table size (log2 of its entries of 8 bytes) under a memory bound: a
+/// quarter of the bound at most, never more than the solver's default.
+pub fn table_bits(max_mem: Option<u64>) -> u32 {
+    let default = SolveOptions::default().table_bits;
+    match max_mem {
+        None => default,
+        Some(bytes) => {
+            let entries = (bytes / 4 / 8).max(1);
+            (63 - entries.leading_zeros()).clamp(10, default)
+        }
+    }
+}
+
+/// One run: the page and the error stream.
+pub struct Page<'a> {
+    out: &'a mut dyn Write,
+    err: &'a mut dyn Write,
+    limits: Limits,
+    /// The reader of the page has gone (a closed pipe): stop quietly.
+    pub closed: bool,
+}
+
+impl<'a> Page<'a> {
+    /// A page writing to `out` and `err`.
+    pub fn new(out: &'a mut dyn Write, err: &'a mut dyn Write, limits: Limits) -> Page<'a> {
+        Page {
+            out,
+            err,
+            limits,
+            closed: false,
+        }
+    }
+
+    /// Writes one line of the page.
+    pub fn line_raw(&mut self, text: &str) {
+        self.line(text);
+    }
+
+    fn line(&mut self, text: &str) {
+        if !self.closed {
+            self.closed = writeln!(self.out, "{text}").and_then(|_| self.out.flush()).is_err();
+        }
+    }
+
+    fn error(&mut self, text: &str) {
+        let _ = writeln!(self.err, "input-error:{text}");
+    }
+
+    /// Solves every problem of `input` (bytes as read: CRLF and stray bytes are accepted).
+    pub fn run(&mut self, input: &[u8]) {
+        let text = String::from_utf8_lossy(input);
+        for parsed in popeye::parse(&text) {
+            if self.closed {
+                return;
+            }
+            match parsed {
+                Ok(problem) => self.problem(&problem),
+                Err(e) => self.error(&e.to_string()),
+            }
+        }
+    }
+
+    /// Popeye's rules for Alice problems: en passant on the board of the double-stepped pawn.
+    fn rules(problem: &Problem) -> Rules {
+        let rules = Rules::for_variant(Variant::Alice).with_ep(EnPassant::Normal);
+        problem_rules(rules, &problem.options, true)
+    }
+
+    fn problem(&mut self, problem: &Problem) {
+        let extras = &problem.options.extras;
+        if let Some(name) = extras.unsupported() {
+            return self.error(&format!(
+                "option {name} is not supported by Vorpal; the problem is not solved"
+            ));
+        }
+        let tasks = match problem.tasks(Self::rules(problem)) {
+            Ok(tasks) => tasks,
+            Err(e) => return self.error(&e.to_string()),
+        };
+        if let Some(task) = tasks
+            .iter()
+            .find(|t| t.stipulation_text.starts_with('~') && t.stipulation.moves != 1)
+        {
+            return self.error(&format!(
+                "{}: only ~1 (the legal moves) is supported",
+                task.stipulation_text
+            ));
+        }
+        let any_move = tasks.iter().any(|t| t.stipulation_text.starts_with('~'));
+        if extras.half_duplex && !any_move {
+            return self.error("option HalfDuplex is supported with ~1 only; the problem is not solved");
+        }
+        let start = Instant::now();
+        // Under NoBoard Popeye prints neither the header lines nor the diagram.
+        if !problem.options.no_board {
+            self.line("");
+            for header in layout::meta(problem) {
+                self.line(&header);
+            }
+            let diagram = self.diagram_position(problem, &tasks);
+            self.line("");
+            for row in layout::diagram(&diagram.0) {
+                self.line(&row);
+            }
+            self.line(&layout::stipulation_line(&diagram.1, &diagram.0));
+            for row in layout::alice_lines(&diagram.0) {
+                self.line(&row);
+            }
+            if extras.half_duplex {
+                self.line(&layout::centred("HalfDuplex"));
+            }
+        }
+        if problem.zero {
+            self.line("");
+            self.line("zeroposition");
+            self.line("");
+        }
+        let mut complete = true;
+        for task in &tasks {
+            if let Some(heading) = layout::twin_heading(task) {
+                self.line("");
+                self.line(&heading);
+            }
+            complete &= self.task(task, problem, start);
+            if self.closed {
+                return;
+            }
+        }
+        let by_time = self
+            .limits
+            .max_time
+            .is_some_and(|s| start.elapsed() >= Duration::from_secs(s));
+        let seconds = if self.limits.regression {
+            0.0
+        } else {
+            start.elapsed().as_secs_f64()
+        };
+        self.line("");
+        self.line(&layout::closing(complete, by_time, seconds));
+        self.line("");
+        self.line("");
+    }
+
+    /// The diagram's position and stipulation text (with `zeroposition` the diagram is not
+    /// one of the tasks: it is built from the first task's stipulation).
+    fn diagram_position(&self, problem: &Problem, tasks: &[Task]) -> (Position, String) {
+        let first = &tasks[0];
+        if !problem.zero {
+            return (first.position, first.stipulation_text.clone());
+        }
+        let mut plain = problem.clone();
+        plain.zero = false;
+        plain.twins.clear();
+        match plain.tasks(Self::rules(problem)) {
+            Ok(t) => (t[0].position, t[0].stipulation_text.clone()),
+            Err(_) => (first.position, first.stipulation_text.clone()),
+        }
+    }
+
+    /// Solves one task and writes its lines; false when the solve stopped early.
+    fn task(&mut self, task: &Task, problem: &Problem, start: Instant) -> bool {
+        let options = &problem.options;
+        if task.stipulation_text.starts_with('~') {
+            return self.any_move(task, options.extras.half_duplex);
+        }
+        let play = task.stipulation.play;
+        let base = match play {
+            Play::ProofGame => Position::start(task.position.rules()),
+            Play::AToB => match task.start {
+                Some(start) => start,
+                None => {
+                    self.error("an a=>b proof game needs its start position (the pieces before the stipulation)");
+                    return true;
+                }
+            },
+            _ => task.position,
+        };
+        let solve_options = SolveOptions {
+            tries: options.tries && !play.has_lines(),
+            variations: options.variations && play == Play::Direct,
+            max_solutions: options.max_solutions,
+            max_refutations: options.refutations.unwrap_or(1),
+            proof_start: play.is_proof().then_some(base),
+            table_bits: table_bits(self.limits.max_mem),
+            ..SolveOptions::default()
+        };
+        let max_time = self.limits.max_time.into_iter().chain(options.max_time).min();
+        let deadline = if self.limits.stop_at_once {
+            Some(Instant::now())
+        } else {
+            max_time.and_then(|s| start.checked_add(Duration::from_secs(s)))
+        };
+        let control = SolveControl::new(deadline);
+        if self.limits.stop_at_once {
+            control.stop();
+        }
+        let solved = solve(&task.position, &task.stipulation, &solve_options, &control);
+        match &solved.solution {
+            Solution::Direct(d) => {
+                for line in text::direct_in(&base, d, solve_options.variations, popeye_move) {
+                    self.line(&line);
+                }
+                self.line("");
+            }
+            Solution::Help(h) => {
+                self.line("");
+                // Popeye names the goal reached after a proof game's last move.
+                let goal = if play == Play::ProofGame { " dia" } else { "" };
+                for line in text::lines_in(&base, &task.stipulation, h, popeye_move) {
+                    self.line(&format!("{line}{goal}"));
+                }
+            }
+        }
+        solved.complete
+    }
+
+    /// `~1`: every legal move of the side to move (Black's with `HalfDuplex`), as keys.
+    fn any_move(&mut self, task: &Task, half_duplex: bool) -> bool {
+        let mut pos = task.position;
+        if half_duplex {
+            match other_side_to_move(&pos) {
+                Some(p) => pos = p,
+                None => {
+                    self.error("HalfDuplex: the side not to move would be in check");
+                    return true;
+                }
+            }
+        }
+        let mut moves: Vec<(String, String)> = pos
+            .legal_moves()
+            .into_iter()
+            .map(|m| (pos.move_to_uci(m), popeye_move(&pos, m)))
+            .collect();
+        moves.sort();
+        for (_, text) in moves {
+            self.line("");
+            self.line(&format!("   1.{text} !"));
+        }
+        self.line("");
+        true
+    }
+}
+
+/// `pos` with the other side to move (no en passant square), or None when that is illegal.
+fn other_side_to_move(pos: &Position) -> Option<Position> {
+    let fen = pos.to_fen();
+    let mut fields: Vec<&str> = fen.split_whitespace().collect();
+    if fields.len() < 4 {
+        return None;
+    }
+    let side = if fields[1] == "w" { "b" } else { "w" };
+    fields[1] = side;
+    fields[3] = "-";
+    Position::from_fen(&fields.join(" "), pos.rules()).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn memory_bounds_the_table() {
+        assert_eq!(table_bits(None), SolveOptions::default().table_bits);
+        assert_eq!(table_bits(Some(1 << 30)), SolveOptions::default().table_bits);
+        assert_eq!(table_bits(Some(1 << 20)), 15);
+        assert_eq!(table_bits(Some(1)), 10);
+    }
+}
