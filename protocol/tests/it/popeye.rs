@@ -234,3 +234,43 @@ fn popeye_command_line_errors() {
     assert_eq!(run.status.code(), Some(1));
     assert!(run.stderr.contains("cannot read"), "{}", run.stderr);
 }
+
+/// The fuzz door of `vorpal popeye` (`tests/fuzz`, target `popeye`) on its seeds and on
+/// cut, spliced and byte-flipped copies of them: never a panic, every error on the error
+/// stream.
+#[test]
+fn popeye_page_door_survives_cut_and_flipped_seeds() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/fuzz/seeds/popeye");
+    let mut seeds: Vec<Vec<u8>> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| std::fs::read(e.unwrap().path()).unwrap())
+        .collect();
+    seeds.sort();
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    for seed in &seeds {
+        let body = seed.get(1..).unwrap_or_default();
+        let (page, _) = vorpal_protocol::doors::popeye_page(body);
+        assert!(!page.contains("panicked"));
+        for _ in 0..40 {
+            let mut bytes = body.to_vec();
+            let cut = (next() as usize) % (bytes.len() + 1);
+            match next() % 3 {
+                0 => bytes.truncate(cut),
+                1 => bytes.insert(cut, (next() & 0xff) as u8),
+                _ => {
+                    let other = &seeds[(next() as usize) % seeds.len()];
+                    let from = (next() as usize) % (other.len() + 1);
+                    bytes.truncate(cut);
+                    bytes.extend_from_slice(&other[from..]);
+                }
+            }
+            let _ = vorpal_protocol::doors::popeye_page(&bytes);
+        }
+    }
+}
