@@ -3,6 +3,7 @@
 //! input errors go to the error stream as Popeye's `input-error:` lines, and the other
 //! problems are still solved.
 
+use super::duplex;
 use super::layout;
 use super::notation::popeye_move;
 use crate::solve::popeye;
@@ -115,8 +116,13 @@ impl<'a> Page<'a> {
             ));
         }
         let any_move = tasks.iter().any(|t| t.stipulation_text.starts_with('~'));
-        if extras.half_duplex && !any_move {
-            return self.error("option HalfDuplex is supported with ~1 only; the problem is not solved");
+        let help = tasks.iter().all(|t| t.stipulation.play == Play::Help);
+        if extras.half_duplex && !any_move && !help {
+            return self
+                .error("option HalfDuplex is supported in help play and with ~1 only; the problem is not solved");
+        }
+        if extras.duplex && !help {
+            return self.error("option Duplex is supported in help play only; the problem is not solved");
         }
         let start = Instant::now();
         // Under NoBoard Popeye prints neither the header lines nor the diagram.
@@ -133,6 +139,9 @@ impl<'a> Page<'a> {
             self.line(&layout::stipulation_line(&diagram.1, &diagram.0));
             for row in layout::alice_lines(&diagram.0) {
                 self.line(&row);
+            }
+            if extras.duplex {
+                self.line(&layout::centred("Duplex"));
             }
             if extras.half_duplex {
                 self.line(&layout::centred("HalfDuplex"));
@@ -231,13 +240,42 @@ impl<'a> Page<'a> {
                 self.line("");
             }
             Solution::Help(h) => {
-                self.line("");
-                // Popeye names the goal reached after a proof game's last move.
-                let goal = if play == Play::ProofGame { " dia" } else { "" };
-                for line in text::lines_in(&base, &task.stipulation, h, popeye_move) {
-                    self.line(&format!("{line}{goal}"));
+                let extras = &options.extras;
+                if !extras.half_duplex {
+                    // Popeye names the goal reached after a proof game's last move.
+                    let goal = if play == Play::ProofGame { " dia" } else { "" };
+                    self.line("");
+                    for line in text::lines_in(&base, &task.stipulation, h, popeye_move) {
+                        self.line(&format!("{line}{goal}"));
+                    }
+                }
+                if play == Play::Help && (extras.half_duplex || extras.duplex) {
+                    return solved.complete && self.reversed(task, &solve_options, &control);
                 }
             }
+        }
+        solved.complete
+    }
+
+    /// `HalfDuplex` and `Duplex`'s second part: the other side starts and is mated.
+    fn reversed(&mut self, task: &Task, solve_options: &SolveOptions, control: &SolveControl) -> bool {
+        let start = other_side_to_move(&task.position);
+        let mirror = duplex::reversed(&task.position);
+        let (Some(start), Some(mirror)) = (start, mirror) else {
+            self.error("HalfDuplex: the position with the other side to move is impossible");
+            return true;
+        };
+        let solved = solve(&mirror, &task.stipulation, solve_options, control);
+        let Solution::Help(h) = &solved.solution else {
+            return solved.complete;
+        };
+        let Some(lines) = duplex::mapped_back(&start, &mirror, h) else {
+            self.error("HalfDuplex: a line could not be mapped back");
+            return solved.complete;
+        };
+        self.line("");
+        for line in text::lines_in(&start, &task.stipulation, &lines, popeye_move) {
+            self.line(&line);
         }
         solved.complete
     }

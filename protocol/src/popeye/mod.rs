@@ -7,6 +7,7 @@
 
 mod cmdline;
 mod driver;
+mod duplex;
 mod layout;
 mod notation;
 

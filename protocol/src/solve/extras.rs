@@ -124,14 +124,14 @@ impl ExtraOptions {
     }
 
     /// The first option given that changes the solutions and that no solver mode here plays
-    /// yet (Popeye's name), or None.
+    /// yet (Popeye's name), or None. (`HalfDuplex` and `Duplex` are played by `vorpal popeye`
+    /// in help play.)
     pub fn unsupported(&self) -> Option<&'static str> {
         [
             (self.set_play, "SetPlay"),
             (self.defence.is_some(), "Defence"),
             (self.post_key_play, "PostKeyPlay"),
             (self.threat.is_some(), "Threat"),
-            (self.duplex, "Duplex"),
         ]
         .iter()
         .find(|(given, _)| *given)

@@ -274,3 +274,10 @@ fn popeye_page_door_survives_cut_and_flipped_seeds() {
         }
     }
 }
+
+/// `HalfDuplex` (White starts and Black mates, short solutions first) and `Duplex` (both
+/// parts) in help play.
+#[test]
+fn popeye_halfduplex_and_duplex_match_popeye() {
+    run_fixture("duplex");
+}
