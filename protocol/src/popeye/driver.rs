@@ -97,7 +97,8 @@ impl<'a> Page<'a> {
 
     fn problem(&mut self, problem: &Problem) {
         let extras = &problem.options.extras;
-        if let Some(name) = extras.unsupported() {
+        let refused = extras.unsupported().filter(|&name| name != "SetPlay");
+        if let Some(name) = refused {
             return self.error(&format!(
                 "option {name} is not supported by Vorpal; the problem is not solved"
             ));
@@ -120,6 +121,9 @@ impl<'a> Page<'a> {
         if extras.half_duplex && !any_move && !help {
             return self
                 .error("option HalfDuplex is supported in help play and with ~1 only; the problem is not solved");
+        }
+        if extras.set_play && !help {
+            return self.error("option SetPlay is supported in help play only; the problem is not solved");
         }
         if extras.duplex && !help {
             return self.error("option Duplex is supported in help play only; the problem is not solved");
@@ -241,6 +245,9 @@ impl<'a> Page<'a> {
             }
             Solution::Help(h) => {
                 let extras = &options.extras;
+                if play == Play::Help && extras.set_play {
+                    self.set_play(task, &solve_options, &control);
+                }
                 if !extras.half_duplex {
                     // Popeye names the goal reached after a proof game's last move.
                     let goal = if play == Play::ProofGame { " dia" } else { "" };
@@ -255,6 +262,31 @@ impl<'a> Page<'a> {
             }
         }
         solved.complete
+    }
+
+    /// `SetPlay` in help play: half a move less, the other side starting (`h#2`: the lines of
+    /// `h#1.5` with White first), short solutions included, before the solution.
+    fn set_play(&mut self, task: &Task, solve_options: &SolveOptions, control: &SolveControl) {
+        let text = &task.stipulation_text;
+        let set_text = match text.strip_suffix(".5") {
+            Some(whole) => whole.to_string(),
+            None => {
+                let digits = text.trim_start_matches(|c: char| !c.is_ascii_digit());
+                let moves: u32 = digits.parse().unwrap_or(0);
+                format!("{}{}.5", &text[..text.len() - digits.len()], moves.saturating_sub(1))
+            }
+        };
+        let (Ok(stipulation), Some(start)) = (set_text.parse(), other_side_to_move(&task.position)) else {
+            self.line("");
+            return;
+        };
+        let solved = solve(&start, &stipulation, solve_options, control);
+        self.line("");
+        if let Solution::Help(h) = &solved.solution {
+            for line in text::lines_in(&start, &stipulation, h, popeye_move) {
+                self.line(&line);
+            }
+        }
     }
 
     /// `HalfDuplex` and `Duplex`'s second part: the other side starts and is mated.

@@ -281,3 +281,10 @@ fn popeye_page_door_survives_cut_and_flipped_seeds() {
 fn popeye_halfduplex_and_duplex_match_popeye() {
     run_fixture("duplex");
 }
+
+/// `SetPlay` in help play (half a move less with the other side first, short solutions
+/// included), also in twins.
+#[test]
+fn popeye_set_play_matches_popeye() {
+    run_fixture("setplay");
+}
