@@ -288,3 +288,10 @@ fn popeye_halfduplex_and_duplex_match_popeye() {
 fn popeye_set_play_matches_popeye() {
     run_fixture("setplay");
 }
+
+/// The other stipulations: `ser-=3`, `r#2` (with Popeye's `?!?` moves), `hs#2`, `ser-s#3`,
+/// `semi-r#2`, `hs#1.5`.
+#[test]
+fn popeye_reflex_helpself_and_series_match_popeye() {
+    run_fixture("more");
+}
