@@ -97,7 +97,9 @@ impl<'a> Page<'a> {
 
     fn problem(&mut self, problem: &Problem) {
         let extras = &problem.options.extras;
-        let refused = extras.unsupported().filter(|&name| name != "SetPlay");
+        let refused = extras
+            .unsupported()
+            .filter(|&name| name != "SetPlay" && name != "Defence");
         if let Some(name) = refused {
             return self.error(&format!(
                 "option {name} is not supported by Vorpal; the problem is not solved"
@@ -217,10 +219,16 @@ impl<'a> Page<'a> {
             _ => task.position,
         };
         let solve_options = SolveOptions {
-            tries: options.tries && !play.has_lines(),
+            // Popeye's `Defence N`: tries with up to N refutations.
+            tries: (options.tries || options.extras.defence.is_some()) && !play.has_lines(),
             variations: options.variations && play == Play::Direct,
             max_solutions: options.max_solutions,
-            max_refutations: options.refutations.unwrap_or(1),
+            max_refutations: options
+                .extras
+                .defence
+                .map(|n| n as usize)
+                .or(options.refutations)
+                .unwrap_or(1),
             proof_start: play.is_proof().then_some(base),
             table_bits: table_bits(self.limits.max_mem),
             ..SolveOptions::default()

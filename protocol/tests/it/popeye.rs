@@ -295,3 +295,9 @@ fn popeye_set_play_matches_popeye() {
 fn popeye_reflex_helpself_and_series_match_popeye() {
     run_fixture("more");
 }
+
+/// `Defence N`: tries with up to N refutations, with and without variations.
+#[test]
+fn popeye_defence_matches_popeye() {
+    run_fixture("defence");
+}
