@@ -249,7 +249,10 @@ impl<'a> Page<'a> {
                 for line in text::direct_in(&base, d, solve_options.variations, popeye_move) {
                     self.line(&line);
                 }
-                self.line("");
+                // Popeye closes a finished tree with a blank line (not a stopped one).
+                if solved.complete {
+                    self.line("");
+                }
             }
             Solution::Help(h) => {
                 let extras = &options.extras;

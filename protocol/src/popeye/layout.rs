@@ -105,14 +105,15 @@ pub fn twin_heading(task: &Task) -> Option<String> {
 }
 
 /// The closing line of a problem: `solution finished. Time = 0.063 s`, or Popeye's words
-/// after a stop.
+/// after a stop (`solving interrupted.` by the time limit, `Partial solution` by
+/// `maxsolutions`).
 pub fn closing(complete: bool, by_time: bool, seconds: f64) -> String {
     if complete {
         format!("solution finished. Time = {seconds:.3} s")
     } else if by_time {
         format!("solving interrupted. Time = {seconds:.3} s")
     } else {
-        format!("Partial solution. Time = {seconds:.3} s")
+        format!("Partial solution Time = {seconds:.3} s")
     }
 }
 

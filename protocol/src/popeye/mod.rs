@@ -101,3 +101,26 @@ impl RunCommand for PopeyeArgs {
         run(&self.words)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn popeye_names() {
+        for name in [
+            "py",
+            "/usr/local/bin/py",
+            "popeye",
+            "C:\\Olive\\pywin64.exe",
+            "PYWIN64.EXE",
+            "py.exe",
+        ] {
+            let name = name.replace('\\', "/");
+            assert!(is_popeye_name(&name), "{name}");
+        }
+        for name in ["vorpal", "/usr/bin/vorpal", "pyx", "python3", ""] {
+            assert!(!is_popeye_name(name), "{name}");
+        }
+    }
+}

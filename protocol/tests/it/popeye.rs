@@ -301,3 +301,39 @@ fn popeye_reflex_helpself_and_series_match_popeye() {
 fn popeye_defence_matches_popeye() {
     run_fixture("defence");
 }
+
+/// `option maxsolutions 1` stops after one key, closed by Popeye's `Partial solution`.
+#[test]
+fn popeye_maxsolutions_ends_with_a_partial_solution() {
+    let dir = std::env::temp_dir().join(format!("vorpal-pymax-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("max.inp");
+    let input = "begin\npieces white Kc6 Pb7 black Ka7 white AliceB Rh1\nstip #2\ncondition alice\noption maxsol 1 noboard\nend\n";
+    std::fs::write(&file, input).unwrap();
+    let run = run_cli(&["popeye", file.to_str().unwrap()], LIMIT);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(run.status.code(), Some(0), "{}", run.stderr);
+    let keys: Vec<&str> = run.stdout.lines().filter(|l| l.ends_with(" !")).collect();
+    assert_eq!(keys.len(), 1, "{}", run.stdout);
+    assert!(
+        ["   1.Rh1-a1A + !", "   1.Rh1-h8A !"].contains(&keys[0]),
+        "{}",
+        run.stdout
+    );
+    let tail: Vec<&str> = run.stdout.lines().rev().take(4).collect();
+    assert!(tail[2].starts_with("Partial solution Time = "), "{}", run.stdout);
+    assert_eq!(tail[3], "", "{}", run.stdout);
+}
+
+/// `vorpal solve` reads the same input but refuses what only `vorpal popeye` plays, naming it.
+#[test]
+fn popeye_only_options_are_refused_by_vorpal_solve() {
+    let input = fixture("setplay.inp");
+    let run = run_cli(&["solve", input.to_str().unwrap()], LIMIT);
+    assert_eq!(run.status.code(), Some(1), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("option SetPlay: only 'vorpal popeye' reads it"),
+        "{}",
+        run.stderr
+    );
+}
