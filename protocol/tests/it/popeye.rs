@@ -337,3 +337,26 @@ fn popeye_only_options_are_refused_by_vorpal_solve() {
         run.stderr
     );
 }
+
+/// Without a file the input is standard input; `-regression` prints no times.
+#[test]
+fn popeye_reads_standard_input() {
+    use std::io::Write;
+    let mut child = Command::new(vorpal_binary())
+        .args(["popeye", "-regression", "-heartbeat", "-maxpos", "100"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let input = "BeginProblem\r\nPieces\r\n  white  Ka1 Qc5\r\n  white AliceB Rc3\r\n  black AliceB Ke5 Pd2\r\nStipulation h#2\r\nOption NoBoard\r\nEndProblem\r\n";
+    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    let output = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    assert!(
+        stdout.contains("  1.Ke5-f4A Qc5-f5B   2.d2-d1=SA Rc3-f3A #\n"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("\nsolution finished. Time = 0.000 s\n"), "{stdout}");
+}
