@@ -124,8 +124,13 @@ impl<'a> Page<'a> {
             return self
                 .error("option HalfDuplex is supported in help play and with ~1 only; the problem is not solved");
         }
-        if extras.set_play && !help {
-            return self.error("option SetPlay is supported in help play only; the problem is not solved");
+        let direct_two = tasks
+            .iter()
+            .all(|t| t.stipulation.play == Play::Direct && t.stipulation.moves == 2);
+        if extras.set_play && !help && !direct_two {
+            return self.error(
+                "option SetPlay is supported in help play and in direct two-movers only; the problem is not solved",
+            );
         }
         if extras.duplex && !help {
             return self.error("option Duplex is supported in help play only; the problem is not solved");
@@ -246,6 +251,9 @@ impl<'a> Page<'a> {
         let solved = solve(&task.position, &task.stipulation, &solve_options, &control);
         match &solved.solution {
             Solution::Direct(d) => {
+                if play == Play::Direct && options.extras.set_play {
+                    self.direct_set_play(task, &solve_options, &control);
+                }
                 for line in text::direct_in(&base, d, solve_options.variations, popeye_move) {
                     self.line(&line);
                 }
@@ -297,6 +305,37 @@ impl<'a> Page<'a> {
             for line in text::lines_in(&start, &stipulation, h, popeye_move) {
                 self.line(&line);
             }
+        }
+    }
+
+    /// `SetPlay` in a direct two-mover: the defender moves first; each defence the attacker
+    /// answers by reaching the goal at once, with those answers.
+    fn direct_set_play(&mut self, task: &Task, solve_options: &SolveOptions, control: &SolveControl) {
+        let Some(start) = other_side_to_move(&task.position) else {
+            self.line("");
+            return;
+        };
+        let one = vorpal_engine::solve::Stipulation {
+            moves: task.stipulation.moves - 1,
+            ..task.stipulation
+        };
+        let options = SolveOptions {
+            tries: false,
+            variations: false,
+            ..solve_options.clone()
+        };
+        let mut defences = Vec::new();
+        for d in start.legal_moves() {
+            let solved = solve(&start.after(d), &one, &options, control);
+            if let Solution::Direct(answers) = solved.solution {
+                if !answers.keys.is_empty() {
+                    defences.push((d, answers.keys));
+                }
+            }
+        }
+        self.line("");
+        for line in text::set_play_in(&start, &defences, popeye_move) {
+            self.line(&line);
         }
     }
 

@@ -62,8 +62,14 @@ fn normalised(page: &str) -> Vec<String> {
     let flush = |current: &mut Vec<String>, paragraphs: &mut Vec<String>| {
         if current.len() > 1 {
             let mut at = 1;
-            let mut parts: Vec<String> = forest(current, &mut at, None).iter().map(canonical).collect();
-            if current[1..].iter().all(|l| indent(l) == 2) {
+            let nodes = forest(current, &mut at, None);
+            let mut parts: Vec<String> = nodes.iter().map(canonical).collect();
+            // Solution lines (help lines, set play defences) in any order; the header and the
+            // diagram as they are.
+            if nodes
+                .iter()
+                .all(|n| n.line.trim_start().starts_with(|c: char| c.is_ascii_digit()) && indent(&n.line) >= 2)
+            {
                 parts.sort();
             }
             paragraphs.push(format!("{}\n{}", current[0], parts.join("\n")));
@@ -359,4 +365,11 @@ fn popeye_reads_standard_input() {
         "{stdout}"
     );
     assert!(stdout.contains("\nsolution finished. Time = 0.000 s\n"), "{stdout}");
+}
+
+/// `SetPlay` in direct two-movers (the set mates before the keys), also with tries and
+/// variations.
+#[test]
+fn popeye_direct_set_play_matches_popeye() {
+    run_fixture("setplay-direct");
 }
