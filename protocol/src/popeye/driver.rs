@@ -6,6 +6,7 @@
 use super::duplex;
 use super::layout;
 use super::notation::popeye_move;
+use super::postkey;
 use crate::solve::popeye;
 use crate::solve::problem::{problem_rules, Problem, Task};
 use crate::solve::text;
@@ -99,7 +100,7 @@ impl<'a> Page<'a> {
         let extras = &problem.options.extras;
         let refused = extras
             .unsupported()
-            .filter(|&name| name != "SetPlay" && name != "Defence");
+            .filter(|&name| name != "SetPlay" && name != "Defence" && name != "PostKeyPlay");
         if let Some(name) = refused {
             return self.error(&format!(
                 "option {name} is not supported by Vorpal; the problem is not solved"
@@ -127,6 +128,9 @@ impl<'a> Page<'a> {
         let direct_two = tasks
             .iter()
             .all(|t| t.stipulation.play == Play::Direct && t.stipulation.moves == 2);
+        if extras.post_key_play && !direct_two {
+            return self.error("option PostKeyPlay is supported in direct two-movers only; the problem is not solved");
+        }
         if extras.set_play && !help && !direct_two {
             return self.error(
                 "option SetPlay is supported in help play and in direct two-movers only; the problem is not solved",
@@ -247,6 +251,18 @@ impl<'a> Page<'a> {
         let control = SolveControl::new(deadline);
         if self.limits.stop_at_once {
             control.stop();
+        }
+        if options.extras.post_key_play {
+            let Some(after_key) = other_side_to_move(&task.position) else {
+                self.error("PostKeyPlay: the position with the defender to move is impossible");
+                return true;
+            };
+            let lines = postkey::post_key_play(&after_key, &task.stipulation, &solve_options, &control);
+            self.line("");
+            for line in lines {
+                self.line(&line);
+            }
+            return !control.stopped();
         }
         let solved = solve(&task.position, &task.stipulation, &solve_options, &control);
         match &solved.solution {

@@ -10,6 +10,7 @@ mod driver;
 mod duplex;
 mod layout;
 mod notation;
+mod postkey;
 
 pub use driver::{Limits, Page};
 

@@ -373,3 +373,10 @@ fn popeye_reads_standard_input() {
 fn popeye_direct_set_play_matches_popeye() {
     run_fixture("setplay-direct");
 }
+
+/// `PostKeyPlay` in two-movers: the threat and the defences that defeat it, or zugzwang and
+/// every defence with `refutes.`.
+#[test]
+fn popeye_post_key_play_matches_popeye() {
+    run_fixture("postkey");
+}
