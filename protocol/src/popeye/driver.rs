@@ -97,6 +97,8 @@ impl<'a> Page<'a> {
     }
 
     fn problem(&mut self, problem: &Problem) {
+        let adjusted = self.white_to_play(problem);
+        let problem = adjusted.as_ref().unwrap_or(problem);
         let extras = &problem.options.extras;
         let refused = extras
             .unsupported()
@@ -191,6 +193,26 @@ impl<'a> Page<'a> {
         self.line(&layout::closing(complete, by_time, seconds));
         self.line("");
         self.line("");
+    }
+
+    /// Popeye's `WhiteToPlay` in help play: `h#n` becomes `h#(n-1).5`, White starting (and
+    /// the stipulation line says so); with `h#n.5` it does not apply and is ignored, with
+    /// Popeye's notice. None when the problem stays as it is.
+    fn white_to_play(&mut self, problem: &Problem) -> Option<Problem> {
+        let (stip, text, line) = problem.stipulation.clone()?;
+        if !problem.options.white_to_play || stip.play != Play::Help {
+            return None;
+        }
+        let mut changed = problem.clone();
+        changed.options.white_to_play = false;
+        if stip.half_move {
+            self.line("WhiteToPlay not applicable - ignored");
+            return Some(changed);
+        }
+        let shorter = half_move_less(&text);
+        let parsed = shorter.parse().ok()?;
+        changed.stipulation = Some((parsed, shorter, line));
+        Some(changed)
     }
 
     /// The diagram's position and stipulation text (with `zeroposition` the diagram is not
@@ -302,15 +324,7 @@ impl<'a> Page<'a> {
     /// `SetPlay` in help play: half a move less, the other side starting (`h#2`: the lines of
     /// `h#1.5` with White first), short solutions included, before the solution.
     fn set_play(&mut self, task: &Task, solve_options: &SolveOptions, control: &SolveControl) {
-        let text = &task.stipulation_text;
-        let set_text = match text.strip_suffix(".5") {
-            Some(whole) => whole.to_string(),
-            None => {
-                let digits = text.trim_start_matches(|c: char| !c.is_ascii_digit());
-                let moves: u32 = digits.parse().unwrap_or(0);
-                format!("{}{}.5", &text[..text.len() - digits.len()], moves.saturating_sub(1))
-            }
-        };
+        let set_text = half_move_less(&task.stipulation_text);
         let (Ok(stipulation), Some(start)) = (set_text.parse(), other_side_to_move(&task.position)) else {
             self.line("");
             return;
@@ -402,6 +416,18 @@ impl<'a> Page<'a> {
         }
         self.line("");
         true
+    }
+}
+
+/// A help stipulation's text half a move shorter: `h#2` -> `h#1.5`, `h#2.5` -> `h#2`.
+fn half_move_less(text: &str) -> String {
+    match text.strip_suffix(".5") {
+        Some(whole) => whole.to_string(),
+        None => {
+            let digits = text.trim_start_matches(|c: char| !c.is_ascii_digit());
+            let moves: u32 = digits.parse().unwrap_or(0);
+            format!("{}{}.5", &text[..text.len() - digits.len()], moves.saturating_sub(1))
+        }
     }
 }
 

@@ -380,3 +380,10 @@ fn popeye_direct_set_play_matches_popeye() {
 fn popeye_post_key_play_matches_popeye() {
     run_fixture("postkey");
 }
+
+/// `WhiteToPlay` in help play: `h#2` solved as `h#1.5` with White first; not applicable to
+/// `h#1.5` (Popeye's notice).
+#[test]
+fn popeye_white_to_play_matches_popeye() {
+    run_fixture("whitetoplay");
+}
