@@ -88,6 +88,7 @@ subcommands! {
     Analyze(crate::analyze::args::AnalyzeArgs),
     Annotate(crate::annotate::AnnotateArgs),
     Solve(crate::solve::SolveArgs),
+    Popeye(crate::popeye::PopeyeArgs),
     Gui(crate::gui::GuiArgs),
     Tb(crate::tb::TbArgs),
     Bot(crate::bot::BotArgs),

@@ -45,6 +45,22 @@ pub fn popeye_input(text: &str, rules: Rules) -> (usize, usize) {
     (problems.len(), positions)
 }
 
+/// Runs `input` (bytes as a file holds them) through `vorpal popeye` as the binary does, every
+/// solve stopped at once (the reading, the twins, the layout and the notation are exercised,
+/// not the search); returns the page and the error stream.
+pub fn popeye_page(input: &[u8]) -> (String, String) {
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let limits = crate::popeye::Limits {
+        stop_at_once: true,
+        ..crate::popeye::Limits::default()
+    };
+    crate::popeye::Page::new(&mut out, &mut err, limits).run(input);
+    (
+        String::from_utf8_lossy(&out).into_owned(),
+        String::from_utf8_lossy(&err).into_owned(),
+    )
+}
+
 /// Imports `text` as the GUI's *Import PGN* does (rules from the tags, standard Alice where
 /// they name none); the error is the page's message.
 pub fn gui_pgn_import(text: &str) -> Result<GuiPgn, String> {

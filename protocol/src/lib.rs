@@ -11,6 +11,7 @@ mod bot;
 mod cli;
 pub mod doors;
 mod gui;
+pub mod popeye;
 mod solve;
 mod status;
 mod tb;

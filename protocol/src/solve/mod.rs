@@ -4,10 +4,11 @@
 //! The exit status is 1 when any problem could not be read or set up.
 
 mod args;
+pub(crate) mod extras;
 pub(crate) mod popeye;
-mod problem;
-mod report;
-mod text;
+pub(crate) mod problem;
+pub(crate) mod report;
+pub(crate) mod text;
 
 use args::Args;
 pub use args::SolveArgs;
@@ -173,6 +174,17 @@ impl SolveRun {
     }
 
     fn run_problem(&mut self, number: usize, problem: &Problem) {
+        let popeye_only = problem.options.extras.unsupported().or(problem
+            .options
+            .extras
+            .half_duplex
+            .then_some("HalfDuplex"));
+        if let Some(name) = popeye_only {
+            return self.error(number, &format!("option {name}: only 'vorpal popeye' reads it"));
+        }
+        if problem.stipulation.as_ref().is_some_and(|s| s.1.starts_with('~')) {
+            return self.error(number, "stipulation ~n (any move): only 'vorpal popeye' reads it");
+        }
         let rules = problem_rules(self.rules(), &problem.options, self.args.en_passant.is_some());
         let tasks = match problem.tasks(rules) {
             Ok(tasks) => tasks,

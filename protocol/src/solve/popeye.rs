@@ -10,7 +10,8 @@
 //! and may be shortened (`stip`, `cond`, `vari`). An error names the line and the word; the
 //! rest of that problem is skipped and reading goes on at the next `next`.
 
-use super::problem::{InputError, Placed, Problem, Transform, Twin, TwinOp};
+use super::extras::{Argument, ExtraOption};
+use super::problem::{InputError, Meta, Placed, Problem, Transform, Twin, TwinOp};
 use vorpal_engine::error::StipulationError;
 use vorpal_engine::solve::{Play, Stipulation};
 use vorpal_engine::{BoardId, Color, Piece, PieceKind, Square};
@@ -31,15 +32,19 @@ enum Keyword {
     Stipulation,
     Option,
     Twin,
+    Award,
+    Zero,
 }
 
-const KEYWORDS: [(&str, Keyword); 13] = [
-    ("begin", Keyword::Begin),
-    ("end", Keyword::End),
-    ("next", Keyword::Next),
+const KEYWORDS: [(&str, Keyword); 15] = [
+    ("beginproblem", Keyword::Begin),
+    ("endproblem", Keyword::End),
+    ("nextproblem", Keyword::Next),
     ("author", Keyword::Author),
     ("origin", Keyword::Origin),
     ("title", Keyword::Title),
+    ("award", Keyword::Award),
+    ("zeroposition", Keyword::Zero),
     ("remark", Keyword::Remark),
     ("protocol", Keyword::Protocol),
     ("pieces", Keyword::Pieces),
@@ -180,8 +185,15 @@ impl<'a> Reader<'a> {
                 Keyword::Begin => {
                     self.at += 1;
                 }
-                Keyword::Author | Keyword::Origin | Keyword::Title => {
+                Keyword::Author | Keyword::Origin | Keyword::Title | Keyword::Award => {
                     self.at += 1;
+                    let meta = match kw {
+                        Keyword::Author => Meta::Author,
+                        Keyword::Origin => Meta::Origin,
+                        Keyword::Award => Meta::Award,
+                        _ => Meta::Title,
+                    };
+                    problem.meta.push((meta, w.rest.to_string()));
                     problem.headers.push(w.rest.to_string());
                     self.skip_line(w.line);
                 }
@@ -202,7 +214,15 @@ impl<'a> Reader<'a> {
                     let arg = self
                         .argument()
                         .ok_or_else(|| InputError::new(w.line, w.text, "the stipulation is missing"))?;
-                    let stip = stipulation(&arg)?;
+                    let stip = match arg.text.strip_prefix('~') {
+                        // Popeye's `~n`: any move (Olive's legal-moves buttons), read as a
+                        // direct stipulation of that length; its text tells it apart.
+                        Some(n) if n.parse::<u32>().is_ok_and(|n| (1..=9).contains(&n)) => stipulation(&Word {
+                            text: &format!("#{n}"),
+                            ..arg.clone()
+                        })?,
+                        _ => stipulation(&arg)?,
+                    };
                     // Popeye's a=>b: the pieces read so far are the start position; the next
                     // `pieces` block is the diagram to reach.
                     if stip.play == Play::AToB && problem.start_pieces.is_none() {
@@ -218,6 +238,21 @@ impl<'a> Reader<'a> {
                     self.at += 1;
                     let twin = self.twin(&w)?;
                     problem.twins.push(twin);
+                }
+                Keyword::Zero => {
+                    // Popeye's `zeroposition`: the diagram is not solved; its changes make
+                    // twin a), and the later twins start from the diagram again.
+                    self.at += 1;
+                    if !problem.twins.is_empty() || problem.zero {
+                        return Err(InputError::new(
+                            w.line,
+                            w.text,
+                            "zeroposition must come before the twins",
+                        ));
+                    }
+                    let twin = self.twin(&w)?;
+                    problem.twins.push(twin);
+                    problem.zero = true;
                 }
             }
         }
@@ -338,6 +373,16 @@ impl<'a> Reader<'a> {
                 options.max_time = Some(self.number_argument(&w)?);
             } else if abbreviates(t, "refutations") {
                 options.refutations = Some(self.number_argument(&w)? as usize);
+            } else if let Some(extra) = ExtraOption::parse(t) {
+                let number = match extra.argument() {
+                    Argument::None => None,
+                    Argument::Number => Some(self.number_argument(&w)?),
+                    Argument::OptionalNumber => self
+                        .peek()
+                        .and_then(|n| n.text.parse::<u64>().ok())
+                        .inspect(|_| self.at += 1),
+                };
+                options.extras.set(extra, number);
             } else {
                 return Err(InputError::new(w.line, t, "unknown option"));
             }

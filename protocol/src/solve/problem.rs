@@ -153,6 +153,21 @@ pub struct ProblemOptions {
     pub refutations: Option<usize>,
     /// `option noboard`: no diagram in the text output.
     pub no_board: bool,
+    /// Popeye's other options (`SetPlay`, `Defence 2`, display and speed options).
+    pub extras: super::extras::ExtraOptions,
+}
+
+/// The kind of a header line, in the order Popeye prints them.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Meta {
+    /// `author`.
+    Author,
+    /// `origin`.
+    Origin,
+    /// `award`.
+    Award,
+    /// `title`.
+    Title,
 }
 
 /// A problem: everything read between `begin`/`next` and `next`/`end`.
@@ -160,8 +175,12 @@ pub struct ProblemOptions {
 pub struct Problem {
     /// Line where the problem starts.
     pub line: usize,
-    /// `author`, `origin`, `title` lines, in input order.
+    /// `author`, `origin`, `title`, `award` lines, in input order.
     pub headers: Vec<String>,
+    /// The same lines with their kinds.
+    pub meta: Vec<(Meta, String)>,
+    /// `zeroposition`: the diagram itself is not solved, only its twins.
+    pub zero: bool,
     /// The diagram.
     pub pieces: Vec<Placed>,
     /// An `a=>b` proof game's start position (the pieces given before its stipulation).
@@ -435,9 +454,11 @@ impl Problem {
             ),
             None => None,
         };
-        let label = |i: usize| (!self.twins.is_empty()).then(|| (b'a' + (i % 26) as u8) as char);
+        // With `zeroposition` the first twin is a).
+        let skip = usize::from(self.zero);
+        let label = |i: usize| (!self.twins.is_empty()).then(|| (b'a' + ((i - skip) % 26) as u8) as char);
         let mut tasks = vec![Task {
-            label: label(0),
+            label: label(skip),
             change: String::new(),
             position: build(&self.pieces, stip, *stip_line, text)?,
             stipulation: *stip,
@@ -464,6 +485,9 @@ impl Problem {
                 start,
             });
             previous = (pieces, stipulation);
+        }
+        if self.zero {
+            tasks.remove(0);
         }
         Ok(tasks)
     }

@@ -29,8 +29,17 @@ pub fn heading(task: &Task) -> String {
     }
 }
 
+/// How a move is written, with its marks (check, mate, stalemate), in the position it is
+/// played in.
+pub type Notation = fn(&Position, Move) -> String;
+
 /// The lines of a direct or self play solution: keys first, then tries.
 pub fn direct(pos: &Position, solution: &DirectSolution, variations: bool) -> Vec<String> {
+    direct_in(pos, solution, variations, san)
+}
+
+/// [`direct`] in the notation `san`.
+pub fn direct_in(pos: &Position, solution: &DirectSolution, variations: bool, san: Notation) -> Vec<String> {
     let mut out = Vec::new();
     // Reflex play: the attacker must reach the goal at once, so nothing can be a key.
     let mut forced: Vec<(String, Move)> = solution.forced.iter().map(|&m| (pos.move_to_uci(m), m)).collect();
@@ -42,7 +51,7 @@ pub fn direct(pos: &Position, solution: &DirectSolution, variations: bool) -> Ve
     for (lines, marker) in [(&solution.keys, "!"), (&solution.tries, "?")] {
         for line in sorted(pos, lines) {
             out.push(String::new());
-            attack(pos, line, 1, Some(marker), variations, &mut out);
+            attack(pos, line, 1, Some(marker), variations, san, &mut out);
             if !line.refutations.is_empty() {
                 out.push("    but".to_string());
                 let q = pos.after(line.mv);
@@ -50,6 +59,22 @@ pub fn direct(pos: &Position, solution: &DirectSolution, variations: bool) -> Ve
                     out.push(format!("{:w$}1...{} !", "", san(&q, r), w = defence_indent(1)));
                 }
             }
+        }
+    }
+    out
+}
+
+/// Popeye's set play of a direct problem: each defence of `pos` (the defender to move) that
+/// the attacker answers by reaching the goal, `1...X`, with those answers (`2.Y #`).
+pub fn set_play_in(pos: &Position, defences: &[(Move, Vec<AttackLine>)], san: Notation) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut sorted_defences: Vec<&(Move, Vec<AttackLine>)> = defences.iter().collect();
+    sorted_defences.sort_by_key(|(d, _)| pos.move_to_uci(*d));
+    for (d, replies) in sorted_defences {
+        out.push(format!("{:w$}1...{}", "", san(pos, *d), w = defence_indent(1)));
+        let r = pos.after(*d);
+        for reply in sorted(&r, replies) {
+            attack(&r, reply, 2, None, false, san, &mut out);
         }
     }
     out
@@ -73,7 +98,15 @@ fn san(pos: &Position, mv: Move) -> String {
 }
 
 /// One attacker's move `k` with what follows it.
-fn attack(pos: &Position, line: &AttackLine, k: u32, marker: Option<&str>, variations: bool, out: &mut Vec<String>) {
+fn attack(
+    pos: &Position,
+    line: &AttackLine,
+    k: u32,
+    marker: Option<&str>,
+    variations: bool,
+    san: Notation,
+    out: &mut Vec<String>,
+) {
     let q = pos.after(line.mv);
     let mut text = format!("{:w$}{k}.{}", "", san(pos, line.mv), w = attack_indent(k));
     if let Some(m) = marker {
@@ -91,22 +124,28 @@ fn attack(pos: &Position, line: &AttackLine, k: u32, marker: Option<&str>, varia
         let mut passed = q;
         passed.make_null_move();
         for threat in sorted(&passed, &line.threats) {
-            attack(&passed, threat, k + 1, None, variations, out);
+            attack(&passed, threat, k + 1, None, variations, san, out);
         }
     }
     for defence in &line.defences {
         out.push(format!("{:w$}{k}...{}", "", san(&q, defence.mv), w = defence_indent(k)));
         let r = q.after(defence.mv);
         for reply in sorted(&r, &defence.replies) {
-            attack(&r, reply, k + 1, None, variations, out);
+            attack(&r, reply, k + 1, None, variations, san, out);
         }
     }
 }
 
 /// One helpmate line: `1.X Y   2.X Y#`, or with the half move `1...X   2.X Y   3.X Y#`.
+#[cfg(test)]
 pub fn help_line(pos: &Position, moves: &[Move], half_move: bool) -> String {
+    help_line_in(pos, moves, half_move, san)
+}
+
+/// [`help_line`] in the notation `san`.
+fn help_line_in(pos: &Position, moves: &[Move], half_move: bool, san: Notation) -> String {
     let mut p = *pos;
-    let mut text = String::from(" ");
+    let mut text = String::new();
     for (i, &m) in moves.iter().enumerate() {
         let san = san(&p, m);
         let (number, first) = if half_move {
@@ -114,10 +153,11 @@ pub fn help_line(pos: &Position, moves: &[Move], half_move: bool) -> String {
         } else {
             (i / 2 + 1, i % 2 == 0)
         };
+        // Move numbers right-aligned in three columns, as Popeye writes them (`  10.`).
         if half_move && i == 0 {
-            text.push_str(&format!(" 1...{san}"));
+            text.push_str(&format!("  1...{san}"));
         } else if first {
-            text.push_str(&format!("{}{number}.{san}", if i == 0 { " " } else { "   " }));
+            text.push_str(&format!("{}{number:>3}.{san}", if i == 0 { "" } else { " " }));
         } else {
             text.push_str(&format!(" {san}"));
         }
@@ -128,16 +168,16 @@ pub fn help_line(pos: &Position, moves: &[Move], half_move: bool) -> String {
 
 /// One series line: `1.X   2.Y   3.Z#`, the other side's last move (`ser-h#`, `ser-s#`) on
 /// the last series move's number: `3.Z Y#`.
-pub fn series_line(pos: &Position, stipulation: &Stipulation, moves: &[Move]) -> String {
+fn series_line_in(pos: &Position, stipulation: &Stipulation, moves: &[Move], san: Notation) -> String {
     let positions = line_positions(pos, stipulation, moves);
     let series_moves = match stipulation.play {
         Play::SeriesDirect => moves.len(),
         _ => moves.len().saturating_sub(1),
     };
-    let mut text = String::from(" ");
+    let mut text = String::new();
     for (i, (p, &m)) in positions.iter().zip(moves).enumerate() {
         if i < series_moves {
-            text.push_str(&format!("{}{}.{}", if i == 0 { " " } else { "   " }, i + 1, san(p, m)));
+            text.push_str(&format!("{}{:>3}.{}", if i == 0 { "" } else { " " }, i + 1, san(p, m)));
         } else {
             text.push_str(&format!(" {}", san(p, m)));
         }
@@ -149,19 +189,24 @@ pub fn series_line(pos: &Position, stipulation: &Stipulation, moves: &[Move]) ->
 /// games): the short solutions first (shortest first), then the full-length ones, each group
 /// sorted by the UCI text, as Popeye solves by increasing length.
 pub fn lines(pos: &Position, stipulation: &Stipulation, solution: &HelpSolution) -> Vec<String> {
+    lines_in(pos, stipulation, solution, san)
+}
+
+/// [`lines`] in the notation `san`.
+pub fn lines_in(pos: &Position, stipulation: &Stipulation, solution: &HelpSolution, san: Notation) -> Vec<String> {
     let mut lines: Vec<&Vec<Move>> = solution.short.iter().chain(&solution.lines).collect();
     lines.sort_by_key(|line| (line.len(), super::uci_line(pos, stipulation, line).join(" ")));
     lines
         .into_iter()
         .map(|line| {
             if stipulation.play.is_series() {
-                series_line(pos, stipulation, line)
+                series_line_in(pos, stipulation, line, san)
             } else {
                 // A help line of odd length starts with the half move (`1...X`); a proof game
                 // numbers its moves from the side that starts it, as Popeye does (`1.a4 b6`, and
                 // for an `a=>b` that Black starts `1.Kd8 Ra2`).
                 let half = !stipulation.play.is_proof() && line.len() % 2 == 1;
-                help_line(pos, line, half)
+                help_line_in(pos, line, half, san)
             }
         })
         .collect()

@@ -11,6 +11,7 @@ mod doc_examples;
 mod fuzz_uci;
 mod gui_security;
 mod gui_tablebase;
+mod popeye;
 mod protocol_abuse;
 mod protocol_cli;
 mod protocol_cli_errors;
