@@ -99,7 +99,7 @@ fn run_command(s: &mut PageSession, shared: &Arc<Shared>, command: Command) -> R
             if text.len() > 400 {
                 return Err("bad FEN: too long".into());
             }
-            let pos = Position::from_fen(text, s.rules()).map_err(|e| format!("bad FEN, game unchanged: {e}"))?;
+            let pos = Position::from_game_fen(text, s.rules()).map_err(|e| format!("bad FEN, game unchanged: {e}"))?;
             let players = s.players.clone();
             s.new_game(shared, pos, &[], players);
             Ok(())
@@ -268,5 +268,32 @@ impl PageSession {
             termination: termination.as_deref(),
             date: &today(),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::page_command;
+    use crate::session::Shared;
+    use crate::test_host::TestHost;
+    use std::sync::Arc;
+
+    #[test]
+    fn a_position_no_game_reaches_is_refused_with_the_reason_and_the_game_kept() {
+        let shared = Shared::new(Arc::new(Vec::new()), TestHost::new());
+        let fen_now = || serde_json::to_value(shared.lock().view()).unwrap()["fen"].clone();
+        let before = fen_now();
+        let fen = "rnbqkbnr/pppppppp/pppppppp/8/8/PPPPPPPP/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+        let (done, body) = page_command(&shared, &serde_json::json!({"cmd": "fen", "fen": fen}));
+        assert!(!done, "{body}");
+        let reason = "bad FEN, game unchanged: White has 24 men; a game of alice has at most 16 a side";
+        assert!(body.contains(reason), "{body}");
+        assert_eq!(fen_now(), before);
+        // A set-up with nine pawns (the set-up board sends its FEN the same way).
+        let (done, body) = page_command(
+            &shared,
+            &serde_json::json!({"cmd": "fen", "fen": "4k3/8/8/8/8/P7/PPPPPPPP/4K3 w - - 0 1"}),
+        );
+        assert!(!done && body.contains("White has 9 pawns"), "{body}");
     }
 }

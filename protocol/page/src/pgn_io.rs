@@ -69,7 +69,7 @@ pub fn import_pgn(text: &str, current: Rules) -> Result<ImportedGame, String> {
     }
     let rules = rules_from_tags(tag(&headers, "Variant"), tag(&headers, "AliceEnPassant"), current)?;
     let start = match tag(&headers, "FEN") {
-        Some(fen) => Position::from_fen(fen, rules).map_err(|e| format!("bad FEN tag '{fen}': {e}"))?,
+        Some(fen) => Position::from_game_fen(fen, rules).map_err(|e| format!("bad FEN tag '{fen}': {e}"))?,
         None => Position::start(rules),
     };
     let mut tree = GameTree::new(start);
