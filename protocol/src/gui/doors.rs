@@ -40,6 +40,14 @@ pub fn import_pgn_door(text: &str) -> Result<GuiPgn, String> {
     })
 }
 
+/// See [`crate::doors::gui_pgn_file`].
+pub fn pgn_file_door(text: &str) -> Vec<(String, Result<GuiPgn, String>)> {
+    let games = vorpal_page::pgn_file::split_games(text);
+    (games.iter().enumerate())
+        .map(|(i, g)| (vorpal_page::pgn_file::game_label(i + 1, g), import_pgn_door(g)))
+        .collect()
+}
+
 /// A request head as the GUI's HTTP server read it.
 pub struct HttpHead {
     /// `GET`, `POST`, ...

@@ -91,6 +91,8 @@ pub fn serve(config: GuiConfig, token: String) -> Result<(), String> {
     let access = Access::new(token, config.addr.ip(), addr.port(), config.allowed_hosts);
     let limits = Limits {
         headers: fixed_headers(),
+        // A whole PGN file (the page reads up to its limit) as a JSON string, escapes included.
+        max_body: vorpal_page::pgn_file::PGN_FILE_LIMIT / 4 * 5 + (64 << 10),
         ..Limits::default()
     };
     log::info!("serving at most {} connections", limits.max_connections);

@@ -6,6 +6,7 @@ import { openSession, savedSession, pollLoop, command, fetchPgn, closeSession } 
 import { Boards, pieceElement } from './board.js';
 import { renderMoves, renderLines, renderEval, renderPlayers } from './panels.js';
 import { renderReview, markMoves } from './review.js';
+import { wirePgnFiles } from './pgnfile.js';
 import { loadGame, saveGame, holdSid, sidTaken, loadPrefs, savePrefs } from './store.js';
 import { readComment, writeComment, toggleShape } from './drawings.js';
 
@@ -462,7 +463,7 @@ function wire() {
   });
   $('loadfen').addEventListener('click', () => send({ cmd: 'fen', fen: $('fen').value }));
   $('fen').addEventListener('keydown', (e) => { if (e.key === 'Enter') send({ cmd: 'fen', fen: $('fen').value }); });
-  $('importpgn').addEventListener('click', () => send({ cmd: 'pgn', text: $('pgn').value }));
+  wirePgnFiles(send, notice);
   $('exportpgn').addEventListener('click', async () => {
     try {
       $('pgn').value = await fetchPgn(link);
