@@ -12,6 +12,7 @@ const STORE: &str = include_str!("assets/store.js");
 const REVIEW: &str = include_str!("assets/review.js");
 const DRAWINGS: &str = include_str!("assets/drawings.js");
 const PGN_FILE: &str = include_str!("assets/pgnfile.js");
+const LAYOUT: &str = include_str!("assets/layout.js");
 
 /// One drawing per piece kind, by its letter.
 const PIECES: [(char, &str); 6] = [
@@ -41,6 +42,7 @@ pub fn find(path: &str) -> Option<(Vec<u8>, &'static str)> {
         "/review.js" => Some((REVIEW, js)),
         "/drawings.js" => Some((DRAWINGS, js)),
         "/pgnfile.js" => Some((PGN_FILE, js)),
+        "/layout.js" => Some((LAYOUT, js)),
         _ => None,
     };
     if let Some((body, kind)) = page {
@@ -68,6 +70,7 @@ pub fn paths() -> Vec<String> {
         "/review.js",
         "/drawings.js",
         "/pgnfile.js",
+        "/layout.js",
         "/pieces.js",
     ]
     .map(String::from)
