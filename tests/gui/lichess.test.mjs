@@ -250,3 +250,20 @@ test('premove: made while the engine thinks, played at once after its reply; a c
   assert.equal(await page.locator('#moves .move').count(), 4, 'the cancelled premove was not played');
   await closePage(page);
 });
+
+test('a second piece set and board colours, and the sounds, are remembered after a reload', async () => {
+  const page = await openPage(1400, 900);
+  await page.click('#looks summary');
+  await page.selectOption('#pieceset', 'glyphs');
+  await page.selectOption('#boardcolours', 'green');
+  await page.selectOption('#sounds', 'all');
+  const dark = () => page.evaluate(() => getComputedStyle(document.querySelector('.board-A .dark')).backgroundColor);
+  assert.equal(await dark(), 'rgb(118, 150, 86)');
+  assert.equal(await page.evaluate(() => getComputedStyle(document.querySelector('.piece[data-piece=wK]'), '::after').content), '"♚"');
+  await page.screenshot({ path: join(SHOTS, 'lichess-glyphs-green.png') });
+  await page.reload();
+  await ready(page);
+  assert.deepEqual(await page.evaluate(() => [document.documentElement.dataset.pieces, document.documentElement.dataset.boards, document.getElementById('sounds').value]), ['glyphs', 'green', 'all']);
+  assert.equal(await dark(), 'rgb(118, 150, 86)');
+  await closePage(page);
+});

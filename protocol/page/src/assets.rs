@@ -13,6 +13,7 @@ const REVIEW: &str = include_str!("assets/review.js");
 const DRAWINGS: &str = include_str!("assets/drawings.js");
 const PGN_FILE: &str = include_str!("assets/pgnfile.js");
 const LAYOUT: &str = include_str!("assets/layout.js");
+const LOOKS: &str = include_str!("assets/looks.js");
 
 /// One drawing per piece kind, by its letter.
 const PIECES: [(char, &str); 6] = [
@@ -43,6 +44,7 @@ pub fn find(path: &str) -> Option<(Vec<u8>, &'static str)> {
         "/drawings.js" => Some((DRAWINGS, js)),
         "/pgnfile.js" => Some((PGN_FILE, js)),
         "/layout.js" => Some((LAYOUT, js)),
+        "/looks.js" => Some((LOOKS, js)),
         _ => None,
     };
     if let Some((body, kind)) = page {
@@ -71,6 +73,7 @@ pub fn paths() -> Vec<String> {
         "/drawings.js",
         "/pgnfile.js",
         "/layout.js",
+        "/looks.js",
         "/pieces.js",
     ]
     .map(String::from)

@@ -7,6 +7,7 @@ import { Boards, pieceElement } from './board.js';
 import { renderMoves, renderLines, renderEval, renderPlayers } from './panels.js';
 import { renderReview, markMoves } from './review.js';
 import { wirePgnFiles } from './pgnfile.js';
+import { wireLooks, moveSound } from './looks.js';
 import { placeParts, placeReview, centreStrip, wireLayout, wireShortcuts } from './layout.js';
 import { loadGame, saveGame, holdSid, sidTaken, loadPrefs, savePrefs } from './store.js';
 import { readComment, writeComment, toggleShape } from './drawings.js';
@@ -136,7 +137,7 @@ function show(s) {
     .join(', ');
   document.body.dataset.mode = s.mode;
   showBanner(s);
-  if (previous && previous.node !== s.node && s.moves.length > (previous.moves?.length ?? 0)) moveSound();
+  if (previous && previous.node !== s.node && s.moves.length > (previous.moves?.length ?? 0)) moveSound(s);
   if (!restoring) saveGame(s, settings());
 }
 
@@ -395,25 +396,6 @@ function lastMoveText(s) {
   return `Last move: ${number}${half % 2 === 1 ? '…' : '.'} ${here.san}`;
 }
 
-/** A short click for each move (WebAudio, no sound file), when the person asked for it. */
-let audio = null;
-function moveSound() {
-  if (!$('sound').checked) return;
-  try {
-    audio = audio || new AudioContext();
-    const osc = audio.createOscillator();
-    const gain = audio.createGain();
-    osc.frequency.value = 520;
-    gain.gain.setValueAtTime(0.15, audio.currentTime);
-    gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.12);
-    osc.connect(gain).connect(audio.destination);
-    osc.start();
-    osc.stop(audio.currentTime + 0.13);
-  } catch {
-    // No audio here: moves are silent.
-  }
-}
-
 function applyTheme() {
   const dark = prefs.theme ? prefs.theme === 'dark' : window.matchMedia('(prefers-color-scheme: dark)').matches;
   document.documentElement.dataset.theme = dark ? 'dark' : 'light';
@@ -433,6 +415,7 @@ function wire() {
   $('last').addEventListener('click', () => step('End'));
   wireLayout(step);
   wireShortcuts(step);
+  wireLooks(prefs, savePrefs);
   $('promote').addEventListener('click', () => send({ cmd: 'promote', node: state.node }));
   $('delete').addEventListener('click', () => send({ cmd: 'delete', node: state.node }));
   $('newgame').addEventListener('click', () => {
