@@ -122,7 +122,11 @@ mod tests {
             let path = entry.unwrap().path();
             let text = String::from_utf8_lossy(&std::fs::read(&path).unwrap()).into_owned();
             for (n, (label, game)) in pgn_file_door(&text).into_iter().enumerate() {
-                assert!(label.starts_with(&format!("{}. ", n + 1)), "{}: {label}", path.display());
+                assert!(
+                    label.starts_with(&format!("{}. ", n + 1)),
+                    "{}: {label}",
+                    path.display()
+                );
                 let Ok(game) = game else { continue };
                 games += 1;
                 let again = import_pgn_door(&game.exported).unwrap_or_else(|e| panic!("{e}\n{}", game.exported));
@@ -135,10 +139,26 @@ mod tests {
         let read = pgn_file_door(&file);
         assert_eq!(read.len(), 2);
         let first = read[0].1.as_ref().unwrap();
-        assert!(first.exported.contains("{[%eval 0.2] [%clk 0:05:00]}"), "{}", first.exported);
-        assert!(first.exported.contains("{[%eval #-3] [%clk 0:04:59] a note}"), "{}", first.exported);
-        assert!(!first.exported.contains("Checkmate"), "the page's ending comment is dropped: {}", first.exported);
+        assert!(
+            first.exported.contains("{[%eval 0.2] [%clk 0:05:00]}"),
+            "{}",
+            first.exported
+        );
+        assert!(
+            first.exported.contains("{[%eval #-3] [%clk 0:04:59] a note}"),
+            "{}",
+            first.exported
+        );
+        assert!(
+            !first.exported.contains("Checkmate"),
+            "the page's ending comment is dropped: {}",
+            first.exported
+        );
         let second = read[1].1.as_ref().unwrap();
-        assert!(second.exported.contains("{[%clk bad]}"), "a malformed clock stays text: {}", second.exported);
+        assert!(
+            second.exported.contains("{[%clk bad]}"),
+            "a malformed clock stays text: {}",
+            second.exported
+        );
     }
 }
