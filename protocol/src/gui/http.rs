@@ -172,6 +172,11 @@ impl Handler for Routes {
                 ),
             ));
         }
+        // Only the API (behind the token) takes a body beyond 1 MiB: a whole PGN file.
+        if !request.path().starts_with("/api/") && request.content_length().ok().flatten().is_some_and(|n| n > 1 << 20)
+        {
+            return Some(error(413, "request body too large: 1024 KiB at most outside the API"));
+        }
         Access::refuse_body_type(request)
     }
 
