@@ -80,9 +80,10 @@ pub fn import_pgn(text: &str, current: Rules) -> Result<ImportedGame, String> {
     let mut stack: Vec<usize> = Vec::new();
     // The page's own comment on how the game ended comes after the last move (and its
     // variations): it is dropped below when it is all of the last move's comment.
+    // (Only moves count: other words, say junk after the result, are not written back.)
     let last_word = toks
         .iter()
-        .rposition(|t| matches!(t, PgnToken::Word(w) if !is_result(w)));
+        .rposition(|t| matches!(t, PgnToken::Word(w) if move_text(w).is_some()));
     let last_comment = toks.iter().rposition(|t| matches!(t, PgnToken::Comment(_)));
     let ending_comment = last_comment.is_some_and(|c| last_word.is_none_or(|w| c > w));
     for t in toks {
