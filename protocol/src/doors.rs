@@ -6,7 +6,7 @@
 pub use crate::gui::{GuiPgn, HttpHead};
 
 use crate::cli::uci_switching_to_cecp;
-use crate::gui::{engine_line_door, gui_command_door, import_pgn_door, parse_head_door};
+use crate::gui::{engine_line_door, gui_command_door, import_pgn_door, parse_head_door, pgn_file_door};
 use crate::uci::output::{Capture, Output};
 use crate::uci::serve::{serve, Protocol};
 use crate::uci::session::EngineSession;
@@ -71,6 +71,12 @@ pub fn gui_pgn_import(text: &str) -> Result<GuiPgn, String> {
 /// code, the result and the moves, or None when it is not a game page.
 pub fn bot_game_page(text: &str) -> Option<(i32, String, Vec<String>)> {
     crate::bot::site_page::parse_page(text).map(|g| (g.status, g.result, g.moves))
+}
+
+/// Splits `text` into games as the GUI's PGN file reader does and imports each: the picker's
+/// label and the import (or the page's message) per game, in file order.
+pub fn gui_pgn_file(text: &str) -> Vec<(String, Result<GuiPgn, String>)> {
+    pgn_file_door(text)
 }
 
 /// Parses a request head as the GUI's HTTP server does; Err is the status it answers.

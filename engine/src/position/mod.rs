@@ -17,6 +17,7 @@ pub mod movegen_api {
     pub use super::movegen::GenType;
 }
 mod notation;
+mod sanity;
 mod validate;
 
 pub use castling::{CastleSide, CastlingRights};

@@ -11,6 +11,9 @@ const PANELS: &str = include_str!("assets/panels.js");
 const STORE: &str = include_str!("assets/store.js");
 const REVIEW: &str = include_str!("assets/review.js");
 const DRAWINGS: &str = include_str!("assets/drawings.js");
+const PGN_FILE: &str = include_str!("assets/pgnfile.js");
+const LAYOUT: &str = include_str!("assets/layout.js");
+const LOOKS: &str = include_str!("assets/looks.js");
 
 /// One drawing per piece kind, by its letter.
 const PIECES: [(char, &str); 6] = [
@@ -39,6 +42,9 @@ pub fn find(path: &str) -> Option<(Vec<u8>, &'static str)> {
         "/store.js" => Some((STORE, js)),
         "/review.js" => Some((REVIEW, js)),
         "/drawings.js" => Some((DRAWINGS, js)),
+        "/pgnfile.js" => Some((PGN_FILE, js)),
+        "/layout.js" => Some((LAYOUT, js)),
+        "/looks.js" => Some((LOOKS, js)),
         _ => None,
     };
     if let Some((body, kind)) = page {
@@ -65,6 +71,9 @@ pub fn paths() -> Vec<String> {
         "/store.js",
         "/review.js",
         "/drawings.js",
+        "/pgnfile.js",
+        "/layout.js",
+        "/looks.js",
         "/pieces.js",
     ]
     .map(String::from)

@@ -7,7 +7,8 @@
 //! the shapes. Two refusals of mistyped or missing fields (`goto` with `ply` -3, `comment`
 //! without `text`) have the texts of the typed reader since then ("bad 'goto' command: ...");
 //! every other answer is as it was, until the nodes of the view gained their `nags` (the move
-//! marks) and the file was written again. Today's date in the PGN is masked.
+//! marks) and the file was written again, and again when leaving an engine game for two people
+//! or analysis named the players by their colours. Today's date in the PGN is masked.
 //! `VORPAL_GOLDEN_OUT=FILE` writes the full transcript to FILE (to look at a difference);
 //! `VORPAL_GOLDEN_WRITE=1` writes `testdata/answers.txt` anew after an intended change.
 

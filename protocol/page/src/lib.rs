@@ -14,6 +14,7 @@ pub mod engine_talk;
 pub mod host;
 pub mod lines;
 pub mod notation;
+pub mod pgn_file;
 pub mod pgn_io;
 pub mod requests;
 pub mod review;

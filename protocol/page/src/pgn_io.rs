@@ -6,6 +6,7 @@
 //! repetition, bare kings) or an illegal one, naming it in move-number SAN (`41... Kd7`).
 
 use super::notation::{numbered, refusal};
+use super::pgn_file::{is_generated_ending, take_commands};
 use super::tree::GameTree;
 use vorpal_client::pgn_text::{
     comment, is_result, mark_nag, move_text, nag_text, split_mark, tag_line, tokenize, wrap, PgnToken,
@@ -69,7 +70,7 @@ pub fn import_pgn(text: &str, current: Rules) -> Result<ImportedGame, String> {
     }
     let rules = rules_from_tags(tag(&headers, "Variant"), tag(&headers, "AliceEnPassant"), current)?;
     let start = match tag(&headers, "FEN") {
-        Some(fen) => Position::from_fen(fen, rules).map_err(|e| format!("bad FEN tag '{fen}': {e}"))?,
+        Some(fen) => Position::from_game_fen(fen, rules).map_err(|e| format!("bad FEN tag '{fen}': {e}"))?,
         None => Position::start(rules),
     };
     let mut tree = GameTree::new(start);
@@ -77,10 +78,22 @@ pub fn import_pgn(text: &str, current: Rules) -> Result<ImportedGame, String> {
     // so it starts from that move's parent.
     let mut at = 0;
     let mut stack: Vec<usize> = Vec::new();
+    // The page's own comment on how the game ended comes after the last move (and its
+    // variations): it is dropped below when it is all of the last move's comment.
+    // (Only moves count: other words, say junk after the result, are not written back.)
+    let last_word = toks
+        .iter()
+        .rposition(|t| matches!(t, PgnToken::Word(w) if move_text(w).is_some()));
+    let last_comment = toks.iter().rposition(|t| matches!(t, PgnToken::Comment(_)));
+    let ending_comment = last_comment.is_some_and(|c| last_word.is_none_or(|w| c > w));
     for t in toks {
         match t {
             PgnToken::Tag(..) => {}
-            PgnToken::Comment(c) => tree.append_comment(at, &c),
+            PgnToken::Comment(c) => {
+                let (rest, clk, eval) = take_commands(&c);
+                tree.set_commands(at, clk, eval);
+                tree.append_comment(at, &rest);
+            }
             PgnToken::Open => {
                 stack.push(at);
                 at = tree.node(at).parent.ok_or("a variation '(' comes before any move")?;
@@ -114,6 +127,10 @@ pub fn import_pgn(text: &str, current: Rules) -> Result<ImportedGame, String> {
                 }
             }
         }
+    }
+    let end = tree.line_end(0);
+    if ending_comment && end != 0 && tree.node(end).comment.as_deref().is_some_and(is_generated_ending) {
+        tree.set_comment(end, "");
     }
     Ok(ImportedGame { tree, headers })
 }
@@ -217,8 +234,17 @@ fn write_move(tree: &GameTree, id: usize, number: bool, out: &mut Vec<String>) {
     for &nag in node.nags.iter().filter(|n| !(1..=6).contains(*n)) {
         out.push(nag_text(nag));
     }
-    if let Some(c) = &node.comment {
-        out.push(comment(c));
+    let commands = [("eval", &node.eval), ("clk", &node.clk)]
+        .iter()
+        .filter_map(|(name, v)| v.as_ref().map(|v| format!("[%{name} {v}]")))
+        .collect::<Vec<_>>();
+    let text = commands
+        .into_iter()
+        .chain(node.comment.clone())
+        .collect::<Vec<_>>()
+        .join(" ");
+    if !text.is_empty() {
+        out.push(comment(&text));
     }
 }
 

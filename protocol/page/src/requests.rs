@@ -86,8 +86,10 @@ pub enum Command {
     OfferDraw,
     /// Imports a game from PGN.
     Pgn {
-        /// The PGN text.
+        /// The PGN text: one game or a whole file.
         text: String,
+        /// Which game of the file to read (from 0); the first when absent.
+        game: Option<u32>,
     },
     /// Takes back a game the page kept (after a reload or a server restart).
     Restore {

@@ -29,6 +29,10 @@ pub struct Node {
     pub nags: Vec<u8>,
     /// Moves from the start position.
     pub ply: usize,
+    /// The mover's clock after the move, as a PGN `[%clk]` command wrote it (`0:03:12`).
+    pub clk: Option<String>,
+    /// The evaluation after the move, as a PGN `[%eval]` command wrote it (`0.31`, `#-2`).
+    pub eval: Option<String>,
 }
 
 /// A game with its variations. Node 0 is the start position; deleted nodes stay in the arena
@@ -52,6 +56,8 @@ impl GameTree {
                 comment: None,
                 nags: Vec::new(),
                 ply: 0,
+                clk: None,
+                eval: None,
             }],
         }
     }
@@ -112,6 +118,14 @@ impl GameTree {
         }
     }
 
+    /// Sets node `id`'s `[%clk]` and `[%eval]` values where given.
+    pub fn set_commands(&mut self, id: usize, clk: Option<String>, eval: Option<String>) {
+        if let Some(n) = self.nodes.get_mut(id) {
+            n.clk = clk.or(n.clk.take());
+            n.eval = eval.or(n.eval.take());
+        }
+    }
+
     /// Adds `comment` to node `id`'s comment (an empty one adds nothing).
     pub fn append_comment(&mut self, id: usize, comment: &str) {
         let comment = comment.trim();
@@ -148,6 +162,8 @@ impl GameTree {
             comment: None,
             nags: Vec::new(),
             ply: self.nodes[parent].ply + 1,
+            clk: None,
+            eval: None,
         };
         self.nodes.push(node);
         let id = self.nodes.len() - 1;

@@ -7,6 +7,7 @@
 //! `serde_json`'s map, which sorts its keys). Absent values are `null`.
 
 use super::lines::{pv_moves, score_text, white_centipawns};
+use super::pgn_file::{clock_text, eval_cp};
 use super::review::ReviewView;
 use super::session::PageSession;
 use super::settings::Mode;
@@ -58,6 +59,10 @@ pub struct View<'a> {
     /// Every node of the move tree, in PGN order.
     nodes: Vec<NodeView<'a>>,
     pgn: String,
+    /// Each side's clock at the shown node as the PGN's `[%clk]` gives it (White, Black): the
+    /// latest of the side's moves up to there. Absent when the game has no clock comments.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pgn_clocks: Option<[Option<String>; 2]>,
     pieces: Vec<PieceView>,
     players: &'a [String; 2],
     /// The result when the shown node ends the game.
@@ -129,7 +134,16 @@ struct LineMove<'a> {
 #[derive(Debug, Serialize)]
 struct NodeView<'a> {
     children: &'a [usize],
+    /// The mover's clock after the move, from the PGN's `[%clk]` (`3:12`, `1:03:12`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    clock: Option<String>,
     comment: Option<&'a str>,
+    /// The PGN's `[%eval]` after the move, as written (`0.31`, `#-2`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    eval: Option<&'a str>,
+    /// The same in centipawns from White's side (mates near ±10000).
+    #[serde(rename = "evalCp", skip_serializing_if = "Option::is_none")]
+    eval_cp: Option<i32>,
     id: usize,
     /// The move's NAGs: its mark (`!` 1 … `?!` 6) first.
     nags: &'a [u8],
@@ -287,7 +301,10 @@ impl PageSession {
                 let n = self.tree.node(id);
                 NodeView {
                     children: &n.children,
+                    clock: n.clk.as_deref().and_then(clock_text),
                     comment: n.comment.as_deref(),
+                    eval: n.eval.as_deref(),
+                    eval_cp: n.eval.as_deref().and_then(eval_cp),
                     id,
                     nags: &n.nags,
                     parent: n.parent,
@@ -420,6 +437,7 @@ impl PageSession {
             node: self.cursor,
             nodes: self.node_views(),
             pgn: self.pgn_text(),
+            pgn_clocks: self.pgn_clocks(),
             pieces: pieces(pos),
             players: &self.players,
             result: self.result.as_ref().map(|(result, text)| ResultView { result, text }),
@@ -435,6 +453,24 @@ impl PageSession {
             variants: self.variant_names(),
             version: self.version,
         }
+    }
+
+    /// Each side's `[%clk]` after its latest move up to the shown node.
+    fn pgn_clocks(&self) -> Option<[Option<String>; 2]> {
+        let mut clocks = [None, None];
+        for id in self.tree.path(self.cursor) {
+            let n = self.tree.node(id);
+            if let (Some(clk), Some(parent)) = (&n.clk, n.parent) {
+                let mover = self.tree.node(parent).position.side_to_move();
+                clocks[mover.index()] = clock_text(clk);
+            }
+        }
+        let any = self
+            .tree
+            .preorder()
+            .into_iter()
+            .any(|id| self.tree.node(id).clk.is_some());
+        any.then_some(clocks)
     }
 
     /// The one-line status: result, an engine's failure, or whose turn it is. (Errors of

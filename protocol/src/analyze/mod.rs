@@ -101,7 +101,7 @@ fn set_up(args: &Args) -> Result<Game, String> {
         .with_ep(args.en_passant)
         .with_chess960(args.chess960);
     let start = match &args.fen {
-        Some(fen) => Position::from_fen(fen, rules).map_err(|e| format!("bad FEN '{fen}': {e}"))?,
+        Some(fen) => Position::from_game_fen(fen, rules).map_err(|e| format!("bad FEN '{fen}': {e}"))?,
         None => Position::from_fen(rules.variant.start_fen(), rules).map_err(|e| e.to_string())?,
     };
     let mut game = Game::new(start);

@@ -40,6 +40,14 @@ pub fn import_pgn_door(text: &str) -> Result<GuiPgn, String> {
     })
 }
 
+/// See [`crate::doors::gui_pgn_file`].
+pub fn pgn_file_door(text: &str) -> Vec<(String, Result<GuiPgn, String>)> {
+    let games = vorpal_page::pgn_file::split_games(text);
+    (games.iter().enumerate())
+        .map(|(i, g)| (vorpal_page::pgn_file::game_label(i + 1, g), import_pgn_door(g)))
+        .collect()
+}
+
 /// A request head as the GUI's HTTP server read it.
 pub struct HttpHead {
     /// `GET`, `POST`, ...
@@ -97,4 +105,60 @@ pub fn engine_line_door(fen: &str, line: &str) -> Option<(u32, Vec<(String, Stri
         let _ = vorpal_page::lines::white_centipawns(score, pos.side_to_move());
     }
     Some((parsed.multipv, vorpal_page::lines::pv_moves(&pos, &parsed.pv)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What the fuzz target `gui_pgn` checks, on its committed seeds: every game of each file is
+    /// read or refused, carries its numbered label, and what is read exports to PGN that reads
+    /// back to the same export (clock and evaluation comments included).
+    #[test]
+    fn every_game_of_the_gui_pgn_seeds_round_trips() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fuzz/seeds/gui_pgn");
+        let mut games = 0;
+        for entry in std::fs::read_dir(&dir).expect("the gui_pgn seeds") {
+            let path = entry.unwrap().path();
+            let text = String::from_utf8_lossy(&std::fs::read(&path).unwrap()).into_owned();
+            for (n, (label, game)) in pgn_file_door(&text).into_iter().enumerate() {
+                assert!(
+                    label.starts_with(&format!("{}. ", n + 1)),
+                    "{}: {label}",
+                    path.display()
+                );
+                let Ok(game) = game else { continue };
+                games += 1;
+                let again = import_pgn_door(&game.exported).unwrap_or_else(|e| panic!("{e}\n{}", game.exported));
+                assert_eq!(again.exported, game.exported, "{}", path.display());
+                assert_eq!(again.moves, game.moves);
+            }
+        }
+        assert!(games >= 10, "only {games} games read");
+        let file = std::fs::read_to_string(dir.join("issue44-clk-eval.pgn")).unwrap();
+        let read = pgn_file_door(&file);
+        assert_eq!(read.len(), 2);
+        let first = read[0].1.as_ref().unwrap();
+        assert!(
+            first.exported.contains("{[%eval 0.2] [%clk 0:05:00]}"),
+            "{}",
+            first.exported
+        );
+        assert!(
+            first.exported.contains("{[%eval #-3] [%clk 0:04:59] a note}"),
+            "{}",
+            first.exported
+        );
+        assert!(
+            !first.exported.contains("Checkmate"),
+            "the page's ending comment is dropped: {}",
+            first.exported
+        );
+        let second = read[1].1.as_ref().unwrap();
+        assert!(
+            second.exported.contains("{[%clk bad]}"),
+            "a malformed clock stays text: {}",
+            second.exported
+        );
+    }
 }

@@ -91,6 +91,8 @@ pub fn serve(config: GuiConfig, token: String) -> Result<(), String> {
     let access = Access::new(token, config.addr.ip(), addr.port(), config.allowed_hosts);
     let limits = Limits {
         headers: fixed_headers(),
+        // A whole PGN file (the page reads up to its limit) as a JSON string, escapes included.
+        max_body: vorpal_page::pgn_file::PGN_FILE_LIMIT / 4 * 5 + (64 << 10),
         ..Limits::default()
     };
     log::info!("serving at most {} connections", limits.max_connections);
@@ -169,6 +171,11 @@ impl Handler for Routes {
                      'Authorization: token TOKEN'; see {TOKEN_VARIABLE})"
                 ),
             ));
+        }
+        // Only the API (behind the token) takes a body beyond 1 MiB: a whole PGN file.
+        if !request.path().starts_with("/api/") && request.content_length().ok().flatten().is_some_and(|n| n > 1 << 20)
+        {
+            return Some(error(413, "request body too large: 1024 KiB at most outside the API"));
         }
         Access::refuse_body_type(request)
     }

@@ -23,7 +23,7 @@ mod signals;
 mod worker;
 
 pub use args::GuiArgs;
-pub(crate) use doors::{engine_line_door, gui_command_door, import_pgn_door, parse_head_door};
+pub(crate) use doors::{engine_line_door, gui_command_door, import_pgn_door, parse_head_door, pgn_file_door};
 pub use doors::{GuiPgn, HttpHead};
 
 use std::net::SocketAddr;

@@ -158,7 +158,15 @@ mod tests {
 
     fn import(shared: &Arc<Shared>, text: &str) {
         shared
-            .update(|s, sh| s.game_command(sh, Command::Pgn { text: text.into() }))
+            .update(|s, sh| {
+                s.game_command(
+                    sh,
+                    Command::Pgn {
+                        text: text.into(),
+                        game: None,
+                    },
+                )
+            })
             .unwrap();
     }
 

@@ -234,7 +234,7 @@ impl Xboard {
         self.stop_search(session, true);
         self.new_position();
         let variant = session.settings().variant;
-        match Position::from_fen(&engine_fen(variant, fen), session.rules()) {
+        match Position::from_game_fen(&engine_fen(variant, fen), session.rules()) {
             Ok(pos) => {
                 session.set_game(Game::new(pos));
                 self.analyse(session);

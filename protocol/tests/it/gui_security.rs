@@ -182,6 +182,26 @@ fn idle_sockets_and_huge_headers_do_not_harm_the_server() {
     let _ = stream.write_all(big.as_bytes());
     assert_eq!(read_reply(&mut stream).status, 431);
     assert!(server.alive());
+    // A body over 1 MiB outside the API (which takes a whole PGN file behind the token): 413
+    // before it is read.
+    let mut stream = TcpStream::connect(&server.addr).unwrap();
+    stream.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    let head = format!(
+        "POST / HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n",
+        server.addr,
+        2 << 20
+    );
+    let _ = stream.write_all(head.as_bytes());
+    assert_eq!(read_reply(&mut stream).status, 413);
+    assert!(server.alive());
+    // The API takes a PGN file of 2,500 games (1.4 MiB) and answers with one label per game.
+    let game = format!("[Event \"g\"]\n\n1. e4 {{{}}} d5 *\n\n", "x".repeat(560));
+    let file = serde_json::json!({"cmd": "pgn", "text": game.repeat(2500)}).to_string();
+    assert!(file.len() > 1 << 20);
+    let r = server.api("POST", &format!("/api/cmd?sid={sid}"), Some(&file));
+    assert_eq!(r.status, 200, "{}", &r.body[..r.body.len().min(300)]);
+    let answer: serde_json::Value = serde_json::from_str(&r.body).unwrap();
+    assert_eq!(answer["games"].as_array().map(Vec::len), Some(2500));
     assert_eq!(
         server.api("GET", &format!("/api/state?sid={sid}&since=0"), None).status,
         200

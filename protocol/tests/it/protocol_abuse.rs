@@ -143,6 +143,16 @@ fn invalid_utf8_is_replaced_and_answered() {
         b"position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN\xc0 w KQkq - 0 1",
     );
     plays_legal_move(&mut e, &after);
+    // A position no game can reach (48 men) is refused with the reason; the previous one stays.
+    let msg = one_error(
+        &mut e,
+        b"position fen rnbqkbnr/pppppppp/pppppppp/8/8/PPPPPPPP/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    );
+    assert!(
+        msg.contains("White has 24 men; a game of alice has at most 16 a side"),
+        "{msg}"
+    );
+    plays_legal_move(&mut e, &after);
     // Unknown `go` parameters are reported; the search runs.
     e.send_go_bytes(b"go depth 1 \xed\xa0\x80");
     let (lines, mv) = e.bestmove(SOON);

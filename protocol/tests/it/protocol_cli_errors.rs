@@ -56,6 +56,25 @@ fn range(flag: &str) -> &'static str {
 }
 
 #[test]
+fn analyze_refuses_a_position_no_game_reaches_and_solve_accepts_it() {
+    // Nine white pawns: refused by `analyze` with the reason, status 2 or 1, nothing analysed.
+    let fen = "k7/8/8/8/8/P7/PPPPPPPP/K7 w - - 0 1";
+    let run = run_cli(&["analyze", "--fen", fen, "--depth", "1"], SOON);
+    assert!(!run.status.success(), "{}", run.stdout);
+    assert!(
+        run.stderr
+            .contains("White has 9 pawns; a game of alice has at most 8 a side"),
+        "{}",
+        run.stderr
+    );
+    // Problem positions stay solvable: `solve` reads the same men and searches them.
+    let problem = "1k6/8/1K6/8/8/P7/PPPPPPPP/7R w - - 0 1";
+    let run = run_cli(&["solve", "--fen", problem, "--stip", "#2"], SOON);
+    assert!(run.status.success(), "{}", run.stderr);
+    assert!(run.stdout.contains("0 solutions"), "{}", run.stdout);
+}
+
+#[test]
 fn analyze_states_the_values_it_uses() {
     // Three legal moves: five lines asked, three shown, and the header says so.
     let run = run_cli(

@@ -391,6 +391,12 @@ fn bad_input_is_answered_and_the_engine_keeps_serving() {
     e.send("setboard 8/8/8/8 w - - 0 1");
     let lines = ping(&mut e, 2);
     assert!(lines[0].starts_with("tellusererror Illegal position: "), "{lines:?}");
+    e.send("setboard 4k3/8/8/8/8/P7/PPPPPPPP/4K3 w - - 0 1");
+    let lines = ping(&mut e, 21);
+    assert_eq!(
+        lines[0],
+        "tellusererror Illegal position: White has 9 pawns; a game of alice has at most 8 a side"
+    );
     e.send("usermove e2m4");
     let lines = ping(&mut e, 3);
     assert_eq!(lines[0], "Illegal move: e2m4");

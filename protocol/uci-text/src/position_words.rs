@@ -16,7 +16,7 @@ pub fn parse_position(
         ["fen", rest @ ..] => {
             let end = rest.iter().position(|w| *w == "moves").unwrap_or(rest.len());
             let fen = rest[..end].join(" ");
-            match Position::from_fen(&fen, rules) {
+            match Position::from_game_fen(&fen, rules) {
                 Ok(pos) => (pos, &rest[end..]),
                 Err(e) => {
                     return Err(format!(

@@ -75,7 +75,7 @@ export async function pollLoop(link) {
   }
 }
 
-/** Sends a command; resolves to {ok, error, state}. */
+/** Sends a command; resolves to {ok, error, state, games} (games: a PGN file's labels). */
 export async function command(link, cmd) {
   try {
     const r = await fetch(`/api/cmd?sid=${link.sid}`, {
@@ -91,7 +91,7 @@ export async function command(link, cmd) {
       // A refusal before the command is read (413: too large) comes as plain text.
       body = { error: text.trim() ? `the server refused it: ${text.trim()}` : `server answered ${r.status}` };
     }
-    return { ok: r.ok, error: body.error, state: body.state };
+    return { ok: r.ok, error: body.error, state: body.state, games: body.games };
   } catch (e) {
     return { ok: false, error: `cannot reach the server: ${e.message}` };
   }

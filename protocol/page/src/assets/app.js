@@ -6,6 +6,9 @@ import { openSession, savedSession, pollLoop, command, fetchPgn, closeSession } 
 import { Boards, pieceElement } from './board.js';
 import { renderMoves, renderLines, renderEval, renderPlayers } from './panels.js';
 import { renderReview, markMoves } from './review.js';
+import { wirePgnFiles } from './pgnfile.js';
+import { wireLooks, moveSound } from './looks.js';
+import { placeParts, placeReview, centreStrip, wireLayout, wireShortcuts } from './layout.js';
 import { loadGame, saveGame, holdSid, sidTaken, loadPrefs, savePrefs } from './store.js';
 import { readComment, writeComment, toggleShape } from './drawings.js';
 
@@ -81,6 +84,7 @@ function show(s) {
   if (s.message) notice(s.message);
   keepFocus(() => {
     renderMoves($('moves'), s, (node) => send({ cmd: 'goto', node }));
+    centreStrip();
     markMoves($('moves'), s);
     renderReview($('review'), s, reviewActions);
     renderLines($('lines'), s, playLine);
@@ -133,7 +137,7 @@ function show(s) {
     .join(', ');
   document.body.dataset.mode = s.mode;
   showBanner(s);
-  if (previous && previous.node !== s.node && s.moves.length > (previous.moves?.length ?? 0)) moveSound();
+  if (previous && previous.node !== s.node && s.moves.length > (previous.moves?.length ?? 0)) moveSound(s);
   if (!restoring) saveGame(s, settings());
 }
 
@@ -351,16 +355,20 @@ function fitCells() {
   const h = window.innerHeight;
   const narrow = w < 760;
   document.body.classList.toggle('narrow', narrow);
+  // A phone on its side: the boards take the height, the panel sits beside them.
+  document.body.classList.toggle('short', !narrow && h < 500);
+  placeParts(narrow);
+  placeReview(w, h);
   let cell;
   if (narrow) {
     cell = Math.max(36, Math.min(64, Math.floor((w - 40) / state.files)));
     setCell(cell);
     // Shrink until the last thing that must be seen fits the screen (one pass: the layout
     // below the boards does not depend on the cell size).
-    const must = state.mode === 'analysis' ? $('lines') : $('lastmove');
-    const first = must.querySelector('.line') ?? must;
-    const bottom = Math.max(first.getBoundingClientRect().bottom, $('lastmove').getBoundingClientRect().bottom) + window.scrollY;
-    const over = bottom + 4 - h;
+    const parts = [$('lastmove'), $('moves'), $('lines').querySelector('.line')].filter(Boolean);
+    const bottom = Math.max(...parts.map((e) => e.getBoundingClientRect().bottom)) + window.scrollY;
+    // The bottom bar (48 px) is fixed below everything.
+    const over = bottom + 4 + 48 - h;
     if (over > 0) cell = Math.max(36, cell - Math.ceil(over / (8 * state.boards)));
   } else {
     // The panel takes what the boards can spare: 230 px on small screens, up to 400 px.
@@ -368,7 +376,7 @@ function fitCells() {
     document.documentElement.style.setProperty('--aside', `${aside}px`);
     const columns = state.files * state.boards + (state.boards - 1) * 0.5;
     const byWidth = (w - aside - 20 - 12 - 20 - 4 * state.boards) / columns;
-    const byHeight = (h - 190) / 8;
+    const byHeight = (h - (h < 500 ? 120 : 190)) / 8;
     cell = Math.max(24, Math.min(88, Math.floor(Math.min(byWidth, byHeight))));
   }
   setCell(cell);
@@ -388,25 +396,6 @@ function lastMoveText(s) {
   return `Last move: ${number}${half % 2 === 1 ? '…' : '.'} ${here.san}`;
 }
 
-/** A short click for each move (WebAudio, no sound file), when the person asked for it. */
-let audio = null;
-function moveSound() {
-  if (!$('sound').checked) return;
-  try {
-    audio = audio || new AudioContext();
-    const osc = audio.createOscillator();
-    const gain = audio.createGain();
-    osc.frequency.value = 520;
-    gain.gain.setValueAtTime(0.15, audio.currentTime);
-    gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.12);
-    osc.connect(gain).connect(audio.destination);
-    osc.start();
-    osc.stop(audio.currentTime + 0.13);
-  } catch {
-    // No audio here: moves are silent.
-  }
-}
-
 function applyTheme() {
   const dark = prefs.theme ? prefs.theme === 'dark' : window.matchMedia('(prefers-color-scheme: dark)').matches;
   document.documentElement.dataset.theme = dark ? 'dark' : 'light';
@@ -424,6 +413,9 @@ function wire() {
   $('prev').addEventListener('click', () => step('ArrowLeft'));
   $('next').addEventListener('click', () => step('ArrowRight'));
   $('last').addEventListener('click', () => step('End'));
+  wireLayout(step);
+  wireShortcuts(step);
+  wireLooks(prefs, savePrefs);
   $('promote').addEventListener('click', () => send({ cmd: 'promote', node: state.node }));
   $('delete').addEventListener('click', () => send({ cmd: 'delete', node: state.node }));
   $('newgame').addEventListener('click', () => {
@@ -462,7 +454,7 @@ function wire() {
   });
   $('loadfen').addEventListener('click', () => send({ cmd: 'fen', fen: $('fen').value }));
   $('fen').addEventListener('keydown', (e) => { if (e.key === 'Enter') send({ cmd: 'fen', fen: $('fen').value }); });
-  $('importpgn').addEventListener('click', () => send({ cmd: 'pgn', text: $('pgn').value }));
+  wirePgnFiles(send, notice);
   $('exportpgn').addEventListener('click', async () => {
     try {
       $('pgn').value = await fetchPgn(link);

@@ -162,6 +162,62 @@ export class Boards {
     if (this.selected && this.movesFrom(this.selected).length === 0) this.selected = null;
     this.markSelection();
     this.drawArrow();
+    this.afterPremove(state);
+  }
+
+  /** True while the engine is to move in a game against it: a person's clicks then make a
+   * premove (lichess's way: one, shown, cancelled by a click elsewhere). */
+  premoveTurn() {
+    const s = this.state;
+    return !!s && s.mode === 'play' && !!s.human && s.turn !== s.human && !s.result && s.legal.length === 0;
+  }
+
+  /** A click while the engine thinks: the first on one of the person's pieces picks it, the
+   * second names the landing cell; a click with a premove set cancels it. */
+  premoveAt(cell, here) {
+    const code = cell.querySelector('.piece')?.dataset.piece;
+    const own = !!code && (code[0] === 'w') === (this.state.human === 'white');
+    if (this.premove) {
+      this.clearPremove();
+      this.hooks.onNoMove('Premove cancelled.');
+      return;
+    }
+    const from = this.preFrom;
+    this.clearPremove();
+    if (!from || own) {
+      if (own && !(from && from.board === here.board && from.square === here.square)) {
+        this.preFrom = here;
+        cell.classList.add('premove');
+      }
+      return;
+    }
+    this.premove = { from, to: here };
+    this.cells.get(`${from.board}:${from.square}`)?.classList.add('premove');
+    cell.classList.add('premove');
+    this.hooks.onNoMove(`Premove ${from.board}:${from.square} to ${here.board}:${here.square}: played after the engine's move if legal (click to cancel).`);
+  }
+
+  clearPremove() {
+    this.premove = null;
+    this.preFrom = null;
+    for (const c of this.cells.values()) c.classList.remove('premove');
+  }
+
+  /** On the person's turn the premove is played at once when legal, or dropped with a note. */
+  afterPremove(state) {
+    if (!this.premove && !this.preFrom) return;
+    if (state.mode !== 'play' || state.result) {
+      this.clearPremove();
+      return;
+    }
+    if (!this.premove || state.turn !== state.human || !state.legal.length) return;
+    const { from, to } = this.premove;
+    this.clearPremove();
+    const moves = state.legal.filter((m) => m.from === from.square && m.fromBoard === from.board
+      && (m.to === to.square || (m.castle && m.alt === to.square)) && (m.toBoard === to.board || m.fromBoard === to.board));
+    const queen = moves.filter((m) => !m.promo || m.promo.toLowerCase() === 'q');
+    if (moves.length) this.hooks.onMove([queen[0] ?? moves[0]]);
+    else this.hooks.onNoMove(`Premove ${from.board}:${from.square} to ${to.board}:${to.square} dropped: not legal after the engine's move.`);
   }
 
   /** Shows the person's `shapes` (see drawings.js). */
@@ -244,7 +300,7 @@ export class Boards {
       const ring = document.createElementNS(ns, 'circle');
       for (const [k, v] of [['cx', x3], ['cy', y3], ['r', w * 0.4], ['stroke-width', w * (i === 0 ? 0.08 : 0.05)]]) ring.setAttribute(k, String(v));
       ring.setAttribute('class', cls);
-      svg.append(...arrowParts(ns, [x1, y1], centre(target), i === 0 ? w : w * 0.7, cls), ring);
+      svg.append(...arrowParts(ns, [x1, y1], centre(target), i === 0 ? w * 0.6 : w * 0.45, cls), ring);
     }
     svg.dataset.move = this.arrows[0].uci;
     this.root.appendChild(svg);
@@ -268,6 +324,11 @@ export class Boards {
     if (this.drawing?.touch) {
       // A long press began a drawing: this tap ends it (on the same cell: a circle).
       this.finishDrawing(cell);
+      e.preventDefault();
+      return;
+    }
+    if (this.premoveTurn()) {
+      this.premoveAt(cell, here);
       e.preventDefault();
       return;
     }

@@ -44,6 +44,8 @@ export function renderMoves(el, state, onGoto) {
     if (node.id === state.node) s.classList.add('current');
     actOn(s, () => onGoto(node.id), `move:${node.id}`);
     parentEl.append(s, ' ');
+    // The mover's clock after the move, from the PGN's [%clk].
+    if (node.clock) parentEl.append(span('clk', node.clock), ' ');
     const text = readComment(node.comment).text;
     if (text) parentEl.append(span('comment', text), ' ');
   };
@@ -166,8 +168,16 @@ export function renderPlayers(top, bottom, state, receivedAt, reversed) {
     el.querySelector('.name').textContent = state.players[side === 'white' ? 0 : 1];
     const clock = el.querySelector('.clock');
     clock.id = `clock-${side}`;
-    clock.hidden = !c;
+    // A game read from PGN with [%clk] comments: each side's time after its latest move.
+    const pgnClock = !c && state.pgnClocks ? state.pgnClocks[side === 'white' ? 0 : 1] : null;
+    clock.hidden = !c && !pgnClock;
     el.classList.toggle('to-move', state.turn === side && !state.result);
+    clock.classList.toggle('from-pgn', !!pgnClock);
+    if (pgnClock) {
+      clock.textContent = pgnClock;
+      clock.classList.remove('running');
+      return;
+    }
     if (!c) return;
     const running = c.running && !state.result && c.turn === side;
     const elapsed = running ? performance.now() - receivedAt : 0;

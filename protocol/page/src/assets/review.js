@@ -49,6 +49,19 @@ function moveLabel(state, m) {
   return `${number}${half % 2 ? '…' : '.'} ${m.san}${m.mark ?? ''}`;
 }
 
+/** The main line's `[%eval]` values read from PGN as graph points (null when none). */
+function pgnEvals(state) {
+  const byId = new Map(state.nodes.map((n) => [n.id, n]));
+  const points = [];
+  for (let at = byId.get(0); at && at.children.length;) {
+    at = byId.get(at.children[0]);
+    if (at && at.evalCp !== undefined && at.evalCp !== null) {
+      points.push({ node: at.id, ply: at.ply, san: at.san, cp: Math.max(-1500, Math.min(1500, at.evalCp)), eval: at.eval });
+    }
+  }
+  return points.length ? points : null;
+}
+
 /** The evaluation graph: White's winning chances after every ply (mates at the edge). */
 function graph(state, review, onGoto) {
   const moves = review.moves;
@@ -124,6 +137,13 @@ export function renderReview(box, state, on) {
   box.replaceChildren();
   const review = state.review;
   const offered = reviewOffered(state);
+  const fromPgn = review ? null : pgnEvals(state);
+  if (fromPgn) {
+    const g = graph(state, { moves: fromPgn }, on.goto);
+    g.classList.add('from-pgn');
+    g.setAttribute('aria-label', "The PGN's evaluations after every move (White above the middle)");
+    box.append(g);
+  }
   if (!review && !offered) return;
   const bar = el('div', 'review-bar');
   const running = review && review.state === 'running';

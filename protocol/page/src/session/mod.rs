@@ -449,6 +449,11 @@ impl PageSession {
             });
             self.headers.retain(|(k, _)| k != "White" && k != "Black");
         }
+        // Leaving a game against the engine for analysis or two people: the bars name the
+        // colours, not "You" and the engine.
+        if !engine_game && mode_changed && matches!(old.mode, Mode::Play { .. } | Mode::Watch) {
+            self.players = [Color::White, Color::Black].map(|c| color_name(c).to_string());
+        }
         let restart = old.engine != settings.engine
             || old.skill != settings.skill
             || old.elo != settings.elo

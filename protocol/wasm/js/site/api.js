@@ -77,12 +77,12 @@ export async function pollLoop(link) {
   }
 }
 
-/** Runs a command; resolves to {ok, error, state}. */
+/** Runs a command; resolves to {ok, error, state, games}. */
 export async function command(link, cmd) {
   const p = await thePage();
   const { done, answer } = p.command(cmd);
   pump();
-  return { ok: done, error: answer.error, state: answer.state };
+  return { ok: done, error: answer.error, state: answer.state, games: answer.games };
 }
 
 /** The game as PGN. */

@@ -1,0 +1,118 @@
+// The phone layout, as on lichess mobile: upright (below 760 px wide) the boards, the players'
+// bars, the status, the last move, a horizontal strip of the moves (#moves) and the engine's
+// best line stay on the screen; the bottom bar (.nav: the page's one set of « ◀ ▶ » and the
+// menu ☰) is fixed at the bottom; the rest of the panel (moves' tools, comment, review, setup,
+// FEN and PGN) is a sheet the menu opens and closes. A swipe on the boards' area steps one
+// ply: to the right back, to the left forward (a touch that starts on a piece stays a move).
+
+const $ = (id) => document.getElementById(id);
+
+/** The parts that leave the panel on a phone, each with the node it came back before. */
+const MOVED = ['lines', 'moves'];
+
+/** Puts the strip parts and the bottom bar under the boards (narrow) or back into the panel. */
+export function placeParts(narrow) {
+  const play = document.querySelector('.play');
+  const aside = document.querySelector('aside');
+  const nav = document.querySelector('.nav');
+  if (narrow && nav.parentElement !== document.body) {
+    for (const id of MOVED) {
+      const el = $(id);
+      el.dataset.home = 'aside';
+      play.append(el);
+    }
+    document.body.append(nav);
+  } else if (!narrow && nav.parentElement === document.body) {
+    // Back in their desktop order: the nav, the moves, ..., the lines after the review.
+    const tools = aside.querySelector('.tree-tools');
+    aside.insertBefore(nav, $('moves').parentElement === aside ? $('moves') : tools);
+    aside.insertBefore($('moves'), tools);
+    aside.insertBefore($('lines'), $('notation'));
+    document.body.classList.remove('sheet-open');
+  }
+}
+
+/** On a large screen (1200x800 and more) the review goes under the boards, elsewhere it stays
+ * in the panel after the moves' tools. */
+export function placeReview(w, h) {
+  const review = $('review');
+  const play = document.querySelector('.play');
+  const below = w >= 1200 && h >= 800;
+  if (below && review.parentElement !== play) play.append(review);
+  if (!below && review.parentElement === play) document.querySelector('aside').insertBefore(review, $('notation'));
+}
+
+/** Keeps the shown move in the middle of the horizontal strip. */
+export function centreStrip() {
+  const strip = $('moves');
+  if (!document.body.classList.contains('narrow')) return;
+  const current = strip.querySelector('.current');
+  if (!current) {
+    strip.scrollLeft = 0;
+    return;
+  }
+  strip.scrollLeft = current.offsetLeft - strip.offsetLeft - strip.clientWidth / 2 + current.offsetWidth / 2;
+}
+
+/** The setup's fold, remembered across visits (folded, the panel's moves get its height). */
+const SETUP_KEY = 'vorpal-gui-setup-open';
+function rememberSetupFold() {
+  const setup = $('setup');
+  try {
+    if (localStorage.getItem(SETUP_KEY) === 'false') setup.open = false;
+  } catch { /* storage off: open */ }
+  setup.addEventListener('toggle', () => {
+    try { localStorage.setItem(SETUP_KEY, String(setup.open)); } catch { /* not kept */ }
+  });
+}
+
+/** Wires the menu button and the swipe; `step(key)` moves through the game as the keys do. */
+export function wireLayout(step) {
+  rememberSetupFold();
+  $('menu').addEventListener('click', () => {
+    const open = document.body.classList.toggle('sheet-open');
+    $('menu').setAttribute('aria-expanded', String(open));
+  });
+  const area = $('boards');
+  let start = null;
+  area.addEventListener('touchstart', (e) => {
+    const t = e.touches[0];
+    const cell = e.target.closest?.('[data-square]');
+    const onPiece = cell && cell.querySelector('.piece');
+    start = e.touches.length === 1 && !onPiece ? { x: t.clientX, y: t.clientY } : null;
+  }, { passive: true });
+  area.addEventListener('touchend', (e) => {
+    // A finger leaves no hover behind: the twins' outlines go with it.
+    if (e.touches.length === 0) for (const c of area.querySelectorAll('.cell.twin')) c.classList.remove('twin');
+    if (!start) return;
+    const t = e.changedTouches[0];
+    const dx = t.clientX - start.x;
+    const dy = t.clientY - start.y;
+    start = null;
+    if (Math.abs(dx) < 40 || Math.abs(dx) < 2 * Math.abs(dy)) return;
+    step(dx > 0 ? 'ArrowLeft' : 'ArrowRight');
+  }, { passive: true });
+  area.addEventListener('touchcancel', () => { start = null; }, { passive: true });
+}
+
+/** lichess's keys, wherever the focus is but in a text field, a menu or a button: `f` turns the
+ * boards round, ↑ goes to the start and ↓ to the end of the line, space switches the engine's
+ * analysis off (Stop engines) and on again (analysis mode). */
+export function wireShortcuts(step) {
+  window.addEventListener('keydown', (e) => {
+    if (e.altKey || e.ctrlKey || e.metaKey) return;
+    if (!['f', 'ArrowUp', 'ArrowDown', ' '].includes(e.key)) return;
+    const t = e.target;
+    if (t.closest && t.closest('textarea, input, select, button, [contenteditable], [role=button]')) return;
+    if (!$('chooser').hidden) return;
+    e.preventDefault();
+    if (e.key === 'f') $('flip').click();
+    else if (e.key === 'ArrowUp') step('Home');
+    else if (e.key === 'ArrowDown') step('End');
+    else if ($('mode').value === 'analysis') $('stop').click();
+    else {
+      $('mode').value = 'analysis';
+      $('mode').dispatchEvent(new Event('change'));
+    }
+  });
+}
