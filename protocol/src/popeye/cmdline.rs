@@ -13,7 +13,7 @@ pub struct Cmdline {
     pub regression: bool,
     /// The input file; None reads standard input.
     pub file: Option<String>,
-    /// `-h` / `--help`.
+    /// `-h` / `-help` (or `--help`).
     pub help: bool,
 }
 
@@ -43,8 +43,10 @@ pub fn parse(args: &[String]) -> Result<Cmdline, String> {
                 .and_then(|v| v.parse().ok())
                 .ok_or_else(|| format!("{name} needs a whole number"))
         };
-        match word.as_str() {
-            "-h" | "--help" | "-help" => cmd.help = true,
+        // A GNU-style `--name` is read as Popeye's `-name` (`--help` as `-help`).
+        let option = word.strip_prefix('-').filter(|w| w.starts_with('-')).unwrap_or(word);
+        match option {
+            "-h" | "-help" => cmd.help = true,
             "-maxmem" => {
                 let value = words.next();
                 cmd.max_mem = Some(
@@ -101,5 +103,14 @@ mod tests {
         assert!(parse(&args(&["-x"])).is_err());
         assert_eq!(memory("2G"), Some(2 << 30));
         assert_eq!(memory("100"), Some(100 << 10));
+    }
+
+    #[test]
+    fn double_dash_spellings_are_popeye_options() {
+        assert!(parse(&args(&["--help"])).unwrap().help);
+        let cmd = parse(&args(&["--maxmem", "1G", "--regression", "p.inp"])).unwrap();
+        assert_eq!((cmd.max_mem, cmd.regression), (Some(1 << 30), true));
+        assert_eq!(cmd.file.as_deref(), Some("p.inp"));
+        assert!(parse(&args(&["--x"])).is_err());
     }
 }
