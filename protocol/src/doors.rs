@@ -35,7 +35,7 @@ pub fn cecp_dialogue(input: &[u8]) -> String {
 /// Reads `text` as `vorpal solve` reads Popeye input and builds every problem's and twin's
 /// position under `rules`; returns the problems read and the positions built.
 pub fn popeye_input(text: &str, rules: Rules) -> (usize, usize) {
-    let problems = crate::solve::popeye::parse(text);
+    let problems = crate::solve::popeye_input::parse(text);
     let positions = problems
         .iter()
         .filter_map(|p| p.as_ref().ok())

@@ -7,7 +7,7 @@ use super::duplex;
 use super::layout;
 use super::notation::popeye_move;
 use super::postkey;
-use crate::solve::popeye;
+use crate::solve::popeye_input;
 use crate::solve::problem::{problem_rules, Problem, Task};
 use crate::solve::text;
 use std::io::Write;
@@ -79,7 +79,7 @@ impl<'a> Page<'a> {
     /// Solves every problem of `input` (bytes as read: CRLF and stray bytes are accepted).
     pub fn run(&mut self, input: &[u8]) {
         let text = String::from_utf8_lossy(input);
-        for parsed in popeye::parse(&text) {
+        for parsed in popeye_input::parse(&text) {
             if self.closed {
                 return;
             }

@@ -48,7 +48,7 @@ const DISPLAY: [(&str, Argument); 10] = [
 ];
 
 /// True when `word` is `full` or one of its shortenings of at least three letters.
-fn abbreviates(word: &str, full: &str) -> bool {
+pub(super) fn abbreviates(word: &str, full: &str) -> bool {
     let w = word.to_ascii_lowercase();
     w == full || (w.len() >= 3 && full.starts_with(&w))
 }

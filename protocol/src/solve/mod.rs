@@ -5,7 +5,7 @@
 
 mod args;
 pub(crate) mod extras;
-pub(crate) mod popeye;
+pub(crate) mod popeye_input;
 pub(crate) mod problem;
 pub(crate) mod report;
 pub(crate) mod text;
@@ -122,7 +122,7 @@ impl SolveRun {
                 return;
             }
         };
-        let problems = popeye::parse(&text);
+        let problems = popeye_input::parse(&text);
         if problems.is_empty() {
             self.error(1, &format!("{file} holds no problem"));
         }
