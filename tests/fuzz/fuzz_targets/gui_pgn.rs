@@ -30,7 +30,11 @@ fuzz_target!(|data: &[u8]| {
         round_trip(&game);
     }
     for (n, (label, game)) in gui_pgn_file(&text).iter().enumerate() {
-        assert!(label.starts_with(&format!("{}. ", n + 1)), "label {label:?} of game {}", n + 1);
+        assert!(
+            label.starts_with(&format!("{}. ", n + 1)),
+            "label {label:?} of game {}",
+            n + 1
+        );
         if let Ok(game) = game {
             round_trip(game);
         }
