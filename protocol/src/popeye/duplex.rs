@@ -2,6 +2,7 @@
 //! stalemated). Solved as the colour-reversed position (ranks mirrored, colours exchanged),
 //! whose lines are mapped back square by square.
 
+use crate::uci::mirror_fen;
 use vorpal_engine::solve::HelpSolution;
 use vorpal_engine::{Move, Position};
 
@@ -20,37 +21,15 @@ fn mirror_digits(text: &str) -> String {
 /// result is not a legal position.
 pub fn reversed(pos: &Position) -> Option<Position> {
     let fen = pos.to_fen();
-    let fields: Vec<&str> = fen.split_whitespace().collect();
+    let side = fen.split_whitespace().nth(1)?;
+    // The UCI `flip` mirror also hands the move over; HalfDuplex keeps the side's letter.
+    let mirrored = mirror_fen(&fen);
+    let mut fields: Vec<&str> = mirrored.split_whitespace().collect();
     if fields.len() < 4 {
         return None;
     }
-    let swap = |s: &str| -> String {
-        s.chars()
-            .map(|c| {
-                if c.is_ascii_uppercase() {
-                    c.to_ascii_lowercase()
-                } else {
-                    c.to_ascii_uppercase()
-                }
-            })
-            .collect()
-    };
-    let placement: Vec<String> = fields[0].split('/').rev().map(swap).collect();
-    let castling = if fields[2] == "-" {
-        "-".to_string()
-    } else {
-        let mut c: Vec<char> = swap(fields[2]).chars().collect();
-        c.sort_by_key(|ch| (ch.is_ascii_lowercase(), *ch));
-        c.into_iter().collect()
-    };
-    let ep = if fields[3] == "-" {
-        "-".to_string()
-    } else {
-        mirror_digits(fields[3])
-    };
-    let mut out = vec![placement.join("/"), fields[1].to_string(), castling, ep];
-    out.extend(fields[4..].iter().map(|s| s.to_string()));
-    Position::from_fen(&out.join(" "), pos.rules()).ok()
+    fields[1] = side;
+    Position::from_fen(&fields.join(" "), pos.rules()).ok()
 }
 
 /// The lines of `solution`, found from `mirror_start` (the reversed position), as moves from

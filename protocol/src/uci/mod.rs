@@ -22,7 +22,7 @@ use crate::uci::input::MAX_LINE;
 use crate::uci::output::one_line;
 use crate::uci::serve::{Flow, Protocol};
 use crate::uci::session::{EngineSession, AUTHOR, ENGINE};
-pub use commands::command_help;
+pub use commands::{command_help, mirror_fen};
 pub use printer::error_text;
 use printer::{error, note_text, UciPrinter};
 use std::sync::Arc;
