@@ -100,6 +100,8 @@ struct Prover<'a> {
     /// Endgame tables, present only for direct mates with the prunings on (see
     /// [`Prover::table_mate`]).
     tablebases: Option<&'a Tablebases>,
+    /// Popeye's `Threat t` (see [`SolveOptions::max_threat`]).
+    max_threat: Option<u32>,
     nodes: NodeCounter<'a>,
 }
 
@@ -198,8 +200,26 @@ impl Prover<'_> {
         p.legal_moves().iter().any(|&m| self.defender_loses(&child(p, m), n))
     }
 
+    /// Popeye's `Threat t`: the attacker's move (made: `q`, which began `n` moves) is not
+    /// tried when `t` or more of the attacker's moves follow it and it neither checks nor
+    /// threatens to win within `t` moves.
+    fn lacks_short_threat(&self, q: &Position, n: u32) -> bool {
+        let Some(t) = self.max_threat else {
+            return false;
+        };
+        if n - 1 < t || q.in_check() {
+            return false;
+        }
+        let mut passed = *q;
+        passed.make_null_move();
+        !self.wins(&passed, t)
+    }
+
     /// The defender is to move in `q` after the attacker's move, which began `n` moves.
     fn defender_loses(&self, q: &Position, n: u32) -> bool {
+        if self.lacks_short_threat(q, n) {
+            return false;
+        }
         let moves = q.legal_moves();
         match self.play {
             Play::Direct => {
@@ -345,10 +365,14 @@ pub(crate) fn solve_direct(
         variations: options.variations,
         table: &table,
         // The tables answer "the side to move forces mate", so only direct mates use them.
-        tablebases: options
-            .tablebases
-            .as_deref()
-            .filter(|_| options.pruning && stipulation.play == Play::Direct && stipulation.goal == Goal::Mate),
+        // (Not under `Threat`: it leaves out winning lines the tables would count.)
+        tablebases: options.tablebases.as_deref().filter(|_| {
+            options.pruning
+                && options.max_threat.is_none()
+                && stipulation.play == Play::Direct
+                && stipulation.goal == Goal::Mate
+        }),
+        max_threat: options.max_threat,
         nodes: NodeCounter::new(control),
     };
     // Reflex play: an attacker that can reach the goal at once must, so nothing is a key.
@@ -376,7 +400,7 @@ pub(crate) fn solve_direct(
                 control.found_one(options.max_solutions);
                 return RootResult::Key(prover.attack_line(m, &q, n, Vec::new()));
             }
-            if !options.tries {
+            if !options.tries || prover.lacks_short_threat(&q, n) {
                 return RootResult::Neither;
             }
             let mut refutations = Vec::new();

@@ -55,6 +55,10 @@ pub struct SolveOptions {
     /// Endgame tables that decide direct mates (`#n`) at once in positions of at most four
     /// men under the tables' rules (with `pruning` only; other positions are searched).
     pub tablebases: Option<Arc<Tablebases>>,
+    /// Popeye's `Threat t` in direct, self and reflex play: an attacker's move after which
+    /// the attacker still has `t` or more moves must give check or threaten to win within `t`
+    /// moves (were the defender to pass); other moves are not tried. None: every move.
+    pub max_threat: Option<u32>,
 }
 
 impl Default for SolveOptions {
@@ -69,6 +73,7 @@ impl Default for SolveOptions {
             short: true,
             proof_start: None,
             tablebases: None,
+            max_threat: None,
         }
     }
 }

@@ -500,3 +500,22 @@ fn proof_games_agree_with_the_plain_search() {
         assert_eq!(line.len(), 4);
     }
 }
+
+#[test]
+fn threat_option_keeps_only_checks_and_short_threats() {
+    // Popeye's `Threat t` (its own output in tests/data/popeye/threat.out): with t = 0 or 1 the
+    // zugzwang key Rh8 of this two-mover goes and the checking key Ra1 stays; with t = 2 no
+    // move has two moves after it, so nothing is left out.
+    let fen = "8/kP6/2K5/8/8/8/8/7|R w - - 0 1";
+    let keys = |t: Option<u32>| {
+        let options = SolveOptions {
+            max_threat: t,
+            ..SolveOptions::default()
+        };
+        uci_set(fen, &run(fen, "#2", &options))
+    };
+    assert_eq!(keys(None), ["h1a1", "h1h8"]);
+    assert_eq!(keys(Some(0)), ["h1a1"]);
+    assert_eq!(keys(Some(1)), ["h1a1"]);
+    assert_eq!(keys(Some(2)), ["h1a1", "h1h8"]);
+}

@@ -12,7 +12,7 @@ use crate::solve::problem::{problem_rules, Problem, Task};
 use crate::solve::text;
 use std::io::Write;
 use std::time::{Duration, Instant};
-use vorpal_engine::solve::{solve, Play, Solution, SolveControl, SolveOptions};
+use vorpal_engine::solve::{solve, Play, Solution, SolveControl, SolveOptions, Stipulation};
 use vorpal_engine::{EnPassant, Position, Rules, Variant};
 
 /// The limits of one run (from the command line).
@@ -153,9 +153,17 @@ impl<'a> Page<'a> {
             for row in layout::diagram(&diagram.0) {
                 self.line(&row);
             }
-            self.line(&layout::stipulation_line(&diagram.1, &diagram.0));
+            // Popeye shows `Threat N` after the stipulation (`#3/1`).
+            let stipulation = match extras.threat {
+                Some(t) => format!("{}/{t}", diagram.1),
+                None => diagram.1.clone(),
+            };
+            self.line(&layout::stipulation_line(&stipulation, &diagram.0));
             for row in layout::alice_lines(&diagram.0) {
                 self.line(&row);
+            }
+            if extras.threat.is_some_and(|t| !threat_applies(&tasks[0].stipulation, t)) {
+                self.line("Option \"Threat\" not applicable or indicated maximum threat length too big");
             }
             if extras.duplex {
                 self.line(&layout::centred("Duplex"));
@@ -262,6 +270,7 @@ impl<'a> Page<'a> {
                 .unwrap_or(1),
             proof_start: play.is_proof().then_some(base),
             table_bits: table_bits(self.limits.max_mem),
+            max_threat: options.extras.max_threat(),
             ..SolveOptions::default()
         };
         let max_time = self.limits.max_time.into_iter().chain(options.max_time).min();
@@ -442,6 +451,12 @@ fn other_side_to_move(pos: &Position) -> Option<Position> {
     fields[1] = side;
     fields[3] = "-";
     Position::from_fen(&fields.join(" "), pos.rules()).ok()
+}
+
+/// Whether Popeye applies `Threat t` to `stipulation`: in direct, self and reflex play when
+/// the attacker has at least `t` moves after its first.
+fn threat_applies(stipulation: &Stipulation, t: u64) -> bool {
+    !stipulation.play.has_lines() && u64::from(stipulation.moves) > t
 }
 
 #[cfg(test)]

@@ -9,6 +9,8 @@ pub enum Argument {
     None,
     /// A positive number.
     Number,
+    /// A number, 0 included.
+    Count,
     /// A number, or nothing.
     OptionalNumber,
 }
@@ -22,7 +24,8 @@ pub enum ExtraOption {
     Defence,
     /// `PostKeyPlay`: the play after the key only.
     PostKeyPlay,
-    /// `Threat N`: only variations after which the attacker threatens in N moves.
+    /// `Threat N`: in direct, self and reflex play, only the attacker's moves that check or
+    /// threaten to win within N moves.
     Threat,
     /// `HalfDuplex`: the other side plays the part of the stipulation.
     HalfDuplex,
@@ -80,7 +83,9 @@ impl ExtraOption {
     /// What the option takes after its word.
     pub fn argument(self) -> Argument {
         match self {
-            ExtraOption::Defence | ExtraOption::Threat => Argument::Number,
+            ExtraOption::Defence => Argument::Number,
+            // `Threat 0`: only checking moves.
+            ExtraOption::Threat => Argument::Count,
             ExtraOption::Display(name) => DISPLAY
                 .iter()
                 .find(|(n, _)| *n == name)
@@ -123,15 +128,19 @@ impl ExtraOptions {
         }
     }
 
+    /// `Threat N` as the solver takes it.
+    pub fn max_threat(&self) -> Option<u32> {
+        self.threat.map(|t| u32::try_from(t).unwrap_or(u32::MAX))
+    }
+
     /// The first option given that changes the solutions and that no solver mode here plays
     /// yet (Popeye's name), or None. (`HalfDuplex` and `Duplex` are played by `vorpal popeye`
-    /// in help play.)
+    /// in help play; `Threat N` by both solvers.)
     pub fn unsupported(&self) -> Option<&'static str> {
         [
             (self.set_play, "SetPlay"),
             (self.defence.is_some(), "Defence"),
             (self.post_key_play, "PostKeyPlay"),
-            (self.threat.is_some(), "Threat"),
         ]
         .iter()
         .find(|(given, _)| *given)

@@ -240,6 +240,7 @@ impl SolveRun {
             short: !self.args.no_short,
             proof_start: play.is_proof().then_some(base),
             tablebases: self.tablebases.clone(),
+            max_threat: problem_options.extras.max_threat(),
             ..SolveOptions::default()
         };
         let max_time = self.args.max_time.or(problem_options.max_time);

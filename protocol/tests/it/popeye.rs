@@ -149,6 +149,13 @@ fn popeye_andernach_examples_match_popeye() {
     run_fixture("andernach");
 }
 
+/// Popeye's `Threat N` (`#3/1`): the attacker's moves that neither check nor threaten within
+/// N moves are left out, at every move with N or more to follow; otherwise Popeye's notice.
+#[test]
+fn popeye_threat_matches_popeye() {
+    run_fixture("threat");
+}
+
 #[test]
 fn popeye_stipulation_kinds_match_popeye() {
     run_fixture("kinds");

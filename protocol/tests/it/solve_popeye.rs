@@ -189,3 +189,25 @@ fn the_andernach_proof_game_has_popeyes_one_solution() {
     assert_eq!(result["complete"], Value::Bool(true));
     assert_eq!(solution_set(result), row[3]);
 }
+
+/// `Threat N` in Popeye input: `vorpal solve` leaves out what Popeye leaves out (the zugzwang
+/// key of the two-mover of `tests/data/popeye/threat.inp` under `Threat 1`, not under
+/// `Threat 2`).
+#[test]
+fn threat_option_gives_popeyes_keys() {
+    let dir = std::env::temp_dir().join(format!("vorpal-threat-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let keys = |t: u32| {
+        let file = dir.join(format!("threat{t}.inp"));
+        let text = format!(
+            "begin\npieces white Kc6 Pb7 black Ka7 white AliceB Rh1\nstip #2\ncondition alice\noption threat {t}\nend\n"
+        );
+        std::fs::write(&file, text).unwrap();
+        let run = run_cli(&["solve", file.to_str().unwrap(), "--json"], LIMIT);
+        assert_eq!(run.status.code(), Some(0), "{}", run.stderr);
+        results(&run.stdout).iter().map(solution_set).collect::<Vec<_>>()
+    };
+    assert_eq!(keys(1), ["h1a1"]);
+    assert_eq!(keys(2), ["h1a1|h1h8"]);
+    let _ = std::fs::remove_dir_all(&dir);
+}

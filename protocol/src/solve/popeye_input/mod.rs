@@ -306,6 +306,7 @@ impl<'a> Reader<'a> {
                 let number = match extra.argument() {
                     Argument::None => None,
                     Argument::Number => Some(self.number_argument(&w)?),
+                    Argument::Count => Some(self.bounded_argument(&w, 0)?),
                     Argument::OptionalNumber => self
                         .peek()
                         .and_then(|n| n.text.parse::<u64>().ok())
@@ -349,14 +350,22 @@ impl<'a> Reader<'a> {
     }
 
     fn number_argument(&mut self, option: &Word) -> Result<u64, InputError> {
+        self.bounded_argument(option, 1)
+    }
+
+    /// The number after `option`, at least `min`.
+    fn bounded_argument(&mut self, option: &Word, min: u64) -> Result<u64, InputError> {
         let w = self
             .argument()
             .ok_or_else(|| InputError::new(option.line, option.text, "a number expected after this option"))?;
-        w.text
-            .parse::<u64>()
-            .ok()
-            .filter(|&n| n > 0)
-            .ok_or_else(|| InputError::new(w.line, w.text, "a positive number expected"))
+        w.text.parse::<u64>().ok().filter(|&n| n >= min).ok_or_else(|| {
+            let expected = if min > 0 {
+                "a positive number expected"
+            } else {
+                "a number expected"
+            };
+            InputError::new(w.line, w.text, expected)
+        })
     }
 
     fn square(&mut self, twin: &Word) -> Result<Square, InputError> {
