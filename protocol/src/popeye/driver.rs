@@ -3,6 +3,7 @@
 //! input errors go to the error stream as Popeye's `input-error:` lines, and the other
 //! problems are still solved.
 
+use super::any_move::AnyMove;
 use super::duplex;
 use super::layout;
 use super::notation::popeye_move;
@@ -112,16 +113,7 @@ impl<'a> Page<'a> {
             Ok(tasks) => tasks,
             Err(e) => return self.error(&e.to_string()),
         };
-        if let Some(task) = tasks
-            .iter()
-            .find(|t| t.stipulation_text.starts_with('~') && t.stipulation.moves != 1)
-        {
-            return self.error(&format!(
-                "{}: only ~1 (the legal moves) is supported",
-                task.stipulation_text
-            ));
-        }
-        let any_move = tasks.iter().any(|t| t.stipulation_text.starts_with('~'));
+        let any_move = tasks.iter().any(|t| AnyMove::of(&t.stipulation_text).is_some());
         let help = tasks.iter().all(|t| t.stipulation.play == Play::Help);
         if extras.half_duplex && !any_move && !help {
             return self
@@ -242,8 +234,8 @@ impl<'a> Page<'a> {
     /// Solves one task and writes its lines; false when the solve stopped early.
     fn task(&mut self, task: &Task, problem: &Problem, start: Instant) -> bool {
         let options = &problem.options;
-        if task.stipulation_text.starts_with('~') {
-            return self.any_move(task, options.extras.half_duplex);
+        if let Some(kind) = AnyMove::of(&task.stipulation_text) {
+            return self.any_move(kind, task, options.extras.half_duplex);
         }
         let play = task.stipulation.play;
         let base = match play {
@@ -401,8 +393,8 @@ impl<'a> Page<'a> {
         solved.complete
     }
 
-    /// `~1`: every legal move of the side to move (Black's with `HalfDuplex`), as keys.
-    fn any_move(&mut self, task: &Task, half_duplex: bool) -> bool {
+    /// The any-move stipulations (`~n`, `h~n`, `ser-~n`) for the side to move (the other side with `HalfDuplex`).
+    fn any_move(&mut self, kind: AnyMove, task: &Task, half_duplex: bool) -> bool {
         let mut pos = task.position;
         if half_duplex {
             match other_side_to_move(&pos) {
@@ -413,17 +405,9 @@ impl<'a> Page<'a> {
                 }
             }
         }
-        let mut moves: Vec<(String, String)> = pos
-            .legal_moves()
-            .into_iter()
-            .map(|m| (pos.move_to_uci(m), popeye_move(&pos, m)))
-            .collect();
-        moves.sort();
-        for (_, text) in moves {
-            self.line("");
-            self.line(&format!("   1.{text} !"));
+        for line in kind.page(&pos) {
+            self.line(&line);
         }
-        self.line("");
         true
     }
 }

@@ -5,6 +5,7 @@
 //! [`notation`], [`driver`]). Chosen by the subcommand, or by the program's name (`py`,
 //! `popeye`, `pywin64.exe`: a symlink or a copy of the binary). See docs/popeye.md.
 
+mod any_move;
 mod cmdline;
 mod driver;
 mod duplex;

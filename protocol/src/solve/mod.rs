@@ -182,7 +182,7 @@ impl SolveRun {
         if let Some(name) = popeye_only {
             return self.error(number, &format!("option {name}: only 'vorpal popeye' reads it"));
         }
-        if problem.stipulation.as_ref().is_some_and(|s| s.1.starts_with('~')) {
+        if problem.stipulation.as_ref().is_some_and(|s| s.1.contains('~')) {
             return self.error(number, "stipulation ~n (any move): only 'vorpal popeye' reads it");
         }
         let rules = problem_rules(self.rules(), &problem.options, self.args.en_passant.is_some());

@@ -156,6 +156,13 @@ fn popeye_threat_matches_popeye() {
     run_fixture("threat");
 }
 
+/// Popeye's any-move stipulations (`~2`, `h~2`, `h~1.5`, `ser-~2`, `h~1`): the play up to the
+/// first move of the stipulation's side.
+#[test]
+fn popeye_any_move_matches_popeye() {
+    run_fixture("anymove");
+}
+
 #[test]
 fn popeye_stipulation_kinds_match_popeye() {
     run_fixture("kinds");

@@ -143,13 +143,16 @@ impl<'a> Reader<'a> {
                     let arg = self
                         .argument()
                         .ok_or_else(|| InputError::new(w.line, w.text, "the stipulation is missing"))?;
-                    let stip = match arg.text.strip_prefix('~') {
-                        // Popeye's `~n`: any move (Olive's legal-moves buttons), read as a
-                        // direct stipulation of that length; its text tells it apart.
-                        Some(n) if n.parse::<u32>().is_ok_and(|n| (1..=9).contains(&n)) => stipulation(&Word {
-                            text: &format!("#{n}"),
-                            ..arg.clone()
-                        })?,
+                    // Popeye's `~n`, `h~n` and `ser-~n`: any move (Olive's legal-moves
+                    // buttons), read as the mate stipulation of that play and length; the
+                    // text tells it apart.
+                    let stip = match arg.text.split_once('~') {
+                        Some((play, n)) if ["", "h", "ser-"].contains(&play.to_ascii_lowercase().as_str()) => {
+                            stipulation(&Word {
+                                text: &format!("{play}#{n}"),
+                                ..arg.clone()
+                            })?
+                        }
                         _ => stipulation(&arg)?,
                     };
                     // Popeye's a=>b: the pieces read so far are the start position; the next
