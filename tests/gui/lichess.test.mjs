@@ -226,8 +226,11 @@ test("the person's shapes and the engine's arrows have different colours; f turn
   const page = await openPage(1400, 900);
   await page.fill('#pgn', GAME);
   await page.click('#importpgn');
+  // The buttons step from the shown game: the imported one first (a slow machine answers late).
+  await page.waitForFunction(() => document.querySelectorAll('#moves .move').length === 4);
   await page.click('#first');
   await page.click('#next');
+  await page.waitForFunction(() => document.querySelector('#moves .current')?.dataset.ply === '1');
   await page.selectOption('#mode', 'analysis');
   await page.waitForSelector('svg.arrows line', { timeout: 20000, state: 'attached' });
   await page.waitForSelector('svg.drawings line', { state: 'attached' });

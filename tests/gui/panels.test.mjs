@@ -136,3 +136,15 @@ test('space switches the engine\'s analysis on (analysis mode) and off (Stop eng
   assert.equal(await page.evaluate(() => document.body.dataset.mode), 'human');
   await closePage(page);
 });
+
+test('844x390 in a game against the engine: the game\'s buttons are in view beside the status', async () => {
+  const page = await openPage(844, 390);
+  await page.selectOption('#mode', 'play');
+  await page.click('#newgame');
+  await page.tap(cell('A', 'e2'));
+  await page.tap(cell('B', 'e4'));
+  await moveCount(page, 2);
+  await page.evaluate(() => document.querySelector('aside').scrollTo(0, 0));
+  for (const s of ['#offerdraw', '#resign', '#status', '#clock-white', '#clock-black']) await inView(page, s, 844, 390);
+  await closePage(page);
+});
