@@ -22,7 +22,7 @@ if [ -z "${VORPAL_BIN:-}" ]; then
 fi
 export VORPAL_BIN SCREENSHOT_DIR="$shots"
 cd "$here"
-timeout 900 node --test --test-concurrency=1 ${GUI_TESTS:-gui.test.mjs ux.test.mjs habits.test.mjs review.test.mjs tablebase.test.mjs screens.test.mjs lichess.test.mjs}
+timeout 900 node --test --test-concurrency=1 ${GUI_TESTS:-gui.test.mjs ux.test.mjs habits.test.mjs review.test.mjs tablebase.test.mjs screens.test.mjs lichess.test.mjs premove.test.mjs panels.test.mjs}
 if [ "${UPDATE_README_SHOT:-}" = 1 ]; then
   mkdir -p "$root/docs/img"
   cp "$shots/08-analysis-line-played.png" "$root/docs/img/gui.png"

@@ -7,7 +7,7 @@ import { test as nodeTest, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
 import { startGui } from './launch.mjs';
-import { cell, ready, clickMove, moveCount, closePage } from './page.mjs';
+import { cell, ready, clickMove, moveCount, closePage, openSetup } from './page.mjs';
 
 const BIN = process.env.VORPAL_BIN;
 let browser;
@@ -198,6 +198,7 @@ test('the side is kept from play to analysis; a piece without a move says why; t
   await page.waitForFunction(() => /Black's move/.test(document.getElementById('notice').textContent));
   await page.click(cell('A', 'a8'));
   await page.waitForFunction(() => /rook on a8 of board A has no legal move/i.test(document.getElementById('notice').textContent));
+  await openSetup(page);
   await page.selectOption('#mode', 'analysis');
   await page.waitForFunction(() => document.body.dataset.mode === 'analysis');
   const b8 = await page.locator(cell('A', 'a8')).boundingBox();
@@ -232,6 +233,7 @@ test('move marks: kept from import to export, and written with the mark buttons'
 
 /** A game against the engine at 300 ms a move, the person White. */
 async function playGame(page) {
+  await openSetup(page);
   await page.selectOption('#mode', 'play');
   await page.selectOption('#color', 'white');
   await page.selectOption('#limit', 'movetime');

@@ -155,16 +155,25 @@ for (const theme of ['light', 'dark']) {
   });
 }
 
-test('a swipe on the boards steps one ply (right: back, left: forward); the menu opens the sheet', async () => {
+test('a swipe on the boards steps one ply (right: back, left: forward); the strip shows variations; the menu opens the sheet, whose tabs each show one part', async () => {
   const context = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, bypassCSP: true });
   const page = await context.newPage();
   page.on('pageerror', (e) => { throw e; });
   await page.goto(server.url);
   await ready(page);
-  await page.fill('#pgn', GAME);
+  await page.fill('#pgn', GAME.replace('1. e4', '1. e4 (1. d4 {queen first} d5)'));
   await page.click('#importpgn');
   await page.waitForFunction(() => document.querySelector('#moves .current')?.dataset.ply === '4');
   await page.evaluate(() => window.scrollTo(0, 0));
+  // Nothing of the panel peeks above the bottom bar: its tabs and the setup start below the window.
+  for (const s of ['#sheet-tabs', '#setup']) {
+    const top = await page.evaluate((q) => document.querySelector(q).getBoundingClientRect().top, s);
+    assert.ok(top >= 844, `${s} starts at ${top}, inside the first screen`);
+  }
+  // The strip marks the variation in parentheses (its comment only in the full list).
+  assert.equal(await page.isVisible('#moves .var'), true);
+  assert.match(await page.textContent('#moves .var'), /d4/);
+  assert.equal(await page.isVisible('#moves .comment'), false);
   const swipe = async (dx) => {
     const box = await page.locator('[data-board="B"][data-square="d7"]').boundingBox();
     const x = box.x + box.width / 2;
@@ -181,17 +190,35 @@ test('a swipe on the boards steps one ply (right: back, left: forward); the menu
   await page.waitForFunction(() => document.querySelector('#moves .current')?.dataset.ply === '2');
   await swipe(-150);
   await page.waitForFunction(() => document.querySelector('#moves .current')?.dataset.ply === '3');
-  assert.equal(await page.locator('#moves .move').count(), 4, 'no move was played');
+  assert.equal(await page.locator('#moves .move').count(), 6, 'no move was played (4, and 2 in the variation)');
   assert.equal(await page.locator('.cell.twin').count(), 0, 'no outline stays after the touch');
-  // The menu opens the sheet with the setup, FEN and PGN in view; again closes it.
-  await page.click('#menu');
+  // The menu opens the sheet at the full move list (with the variation's comment); each tab is
+  // one tap away and shows its part only; the menu again closes the sheet. (A tap right after a
+  // swipe is taken by Chromium as part of the gesture: a person's pause first.)
+  await page.waitForTimeout(1000);
+  await page.tap('#menu');
   await page.waitForFunction(() => document.body.classList.contains('sheet-open'));
   const sheet = await page.locator('aside').boundingBox();
   assert.ok(sheet.y >= 0 && sheet.y + sheet.height <= 844 - 48 + 0.5, `sheet at ${JSON.stringify(sheet)}`);
-  assert.equal(await page.isVisible('#newgame'), true);
-  await page.screenshot({ path: join(SHOTS, 'lichess-sheet-390x844.png') });
-  await page.click('#menu');
+  assert.equal(await page.isVisible('#moves .comment'), true);
+  assert.equal(await page.evaluate(() => document.getElementById('moves').closest('aside') !== null), true);
+  const shown = { moves: '#movebox', engine: '#lines', review: '#reviewbtn', setup: '#newgame', pgn: '#pgn' };
+  const hidden = { moves: '#newgame', engine: '#movebox', review: '#pgn', setup: '#reviewbtn', pgn: '#movebox' };
+  for (const [tab, sel] of Object.entries(shown)) {
+    await page.tap(`#sheet-tabs [data-tab="${tab}"]`);
+    await page.waitForFunction((t) => document.body.dataset.sheet === t, tab);
+    if (tab !== 'engine') assert.equal(await page.isVisible(sel), true, `${sel} in the ${tab} tab`);
+    else assert.equal(await page.evaluate(() => document.getElementById('lines').closest('aside') !== null), true);
+    assert.equal(await page.isVisible(hidden[tab]), false, `${hidden[tab]} not in the ${tab} tab`);
+    const tabs = await page.locator('#sheet-tabs').boundingBox();
+    assert.ok(tabs.y >= 0 && tabs.y + tabs.height <= 844, `the tabs at ${JSON.stringify(tabs)}`);
+    if (tab === 'setup') await page.screenshot({ path: join(SHOTS, 'lichess-sheet-390x844.png') });
+  }
+  await page.tap('#menu');
   await page.waitForFunction(() => !document.body.classList.contains('sheet-open'));
+  // Closed, the strip is back under the boards.
+  assert.equal(await page.evaluate(() => document.getElementById('moves').closest('.play') !== null), true);
+  await inView(page, '#moves', 390, 844);
   await context.close();
 });
 
@@ -199,8 +226,11 @@ test("the person's shapes and the engine's arrows have different colours; f turn
   const page = await openPage(1400, 900);
   await page.fill('#pgn', GAME);
   await page.click('#importpgn');
+  // The buttons step from the shown game: the imported one first (a slow machine answers late).
+  await page.waitForFunction(() => document.querySelectorAll('#moves .move').length === 4);
   await page.click('#first');
   await page.click('#next');
+  await page.waitForFunction(() => document.querySelector('#moves .current')?.dataset.ply === '1');
   await page.selectOption('#mode', 'analysis');
   await page.waitForSelector('svg.arrows line', { timeout: 20000, state: 'attached' });
   await page.waitForSelector('svg.drawings line', { state: 'attached' });

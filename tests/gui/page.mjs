@@ -24,3 +24,9 @@ export async function closePage(page) {
   await Promise.race([hide, new Promise((ok) => setTimeout(ok, 3000))]);
   await page.context().close();
 }
+
+/** Opens the setup panel (it folds away by itself once a game against the engine has begun), as
+ * a person does to change the mode or the limits during a game. */
+export async function openSetup(page) {
+  if (!(await page.evaluate(() => document.getElementById('setup').open))) await page.click('#setup summary');
+}

@@ -99,6 +99,14 @@ test('Review on an imported game: graph, marks, better line, accuracy, export', 
   await page.locator('#review .eval-graph rect.hit').nth(15).click();
   await page.waitForFunction(() => document.querySelector('#moves .move.current')?.dataset.ply === '16');
   assert.equal(await page.locator('#review .mistake-row.current').count(), 1);
+  // At 1400x900 the report sits under the boards and takes the free height: the graph on the
+  // left, the list of marked moves on the right, both ending inside the window (the list
+  // scrolls inside), the graph taller than the 70 px it had in the side panel.
+  const [graph, marked] = await page.evaluate(() => ['#review .eval-graph', '#review .marked']
+    .map((s) => document.querySelector(s).getBoundingClientRect()).map((r) => ({ left: r.left, right: r.right, bottom: r.bottom, height: r.height })));
+  assert.ok(marked.bottom <= 900 && graph.bottom <= 900 && graph.right <= marked.left, `graph ${JSON.stringify(graph)}, marked ${JSON.stringify(marked)}`);
+  assert.ok(graph.height >= 100 && marked.height >= 80, `graph ${graph.height} px, list ${marked.height} px`);
+  assert.equal(await page.evaluate(() => document.querySelector('#review').closest('.play') !== null), true, 'under the boards');
   await page.screenshot({ path: join(SHOTS, 'review-1400x900.png') });
   // Export review fills the PGN box with the annotated game.
   await page.click('#exportreview');

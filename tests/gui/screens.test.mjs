@@ -12,7 +12,7 @@ import { readFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { startGui } from './launch.mjs';
-import { ready, clickMove, moveCount, closePage } from './page.mjs';
+import { ready, clickMove, moveCount, closePage, openSetup } from './page.mjs';
 
 const BIN = process.env.VORPAL_BIN;
 const SHOTS = join(process.env.SCREENSHOT_DIR || '/tmp', 'screens');
@@ -126,7 +126,8 @@ for (const theme of ['light', 'dark']) {
     await clickMove(page, ['A', 'e2'], ['B', 'e4']);
     await moveCount(page, 2);
     problems.push(...await everySize(page, theme, 'play'));
-    // Analysis with three lines.
+    // Analysis with three lines (the setup folded away when the game began).
+    await openSetup(page);
     await page.selectOption('#mode', 'analysis');
     await page.selectOption('#multipv', '3');
     await page.waitForFunction(() => document.querySelectorAll('#lines .line').length === 3, null, { timeout: 30000 });

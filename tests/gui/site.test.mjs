@@ -12,7 +12,7 @@ import { createServer } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { join, extname, normalize } from 'node:path';
 import { chromium } from 'playwright-core';
-import { clickMove, moveCount } from './page.mjs';
+import { clickMove, moveCount, openSetup } from './page.mjs';
 
 const SITE = process.env.VORPAL_SITE;
 const SHOTS = process.env.SCREENSHOT_DIR || '/tmp';
@@ -101,7 +101,8 @@ test('the static site plays, analyses and keeps its game with no server behind i
   const reply = await page.locator('#moves .move').nth(1).textContent();
   assert.ok(reply.length >= 2, reply);
   // The page stays responsive while the engine thinks (it runs in a Worker).
-  // Analysis: the engine's lines.
+  // Analysis: the engine's lines (the setup folded away when the game began).
+  await openSetup(page);
   await page.selectOption('#mode', 'analysis');
   await page.selectOption('#multipv', '2');
   await page.waitForFunction(() => document.querySelectorAll('#lines .line').length === 2, null, { timeout: 60000 });
@@ -152,6 +153,9 @@ test('the static site on a phone (390x844): one screen with the boards, bars, st
   await page.click('#loadfen');
   await page.waitForFunction(() => document.getElementById('notice').textContent.includes('White has 24 men'));
   await page.evaluate(() => window.scrollTo(0, 0));
+  // The reason is in the status line's place, on the first screen.
+  const reason = await page.locator('#notice').boundingBox();
+  assert.ok(reason && reason.y >= 0 && reason.y + reason.height <= 844 - 48, `the reason at ${JSON.stringify(reason)}`);
   await page.screenshot({ path: join(SHOTS, 'site-phone-390x844.png') });
   assert.deepEqual(errors, []);
   await context.close();

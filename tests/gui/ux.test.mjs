@@ -10,7 +10,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { startGui } from './launch.mjs';
-import { cell, ready, clickMove, moveCount, closePage } from './page.mjs';
+import { cell, ready, clickMove, moveCount, closePage, openSetup } from './page.mjs';
 
 const BIN = process.env.VORPAL_BIN;
 const SHOTS = process.env.SCREENSHOT_DIR || '/tmp/vorpal-gui-shots';
@@ -259,6 +259,7 @@ test('play mode: no engine lines or evaluation while the game runs; shown on req
     assert.ok(await page.locator('#evalbar.idle').count(), 'the evaluation bar is idle');
     await page.waitForTimeout(100);
   }
+  await openSetup(page);
   await page.check('#showengine');
   await page.waitForFunction(() => document.getElementById('showengine').checked);
   await closePage(page);

@@ -14,6 +14,9 @@ const DRAWINGS: &str = include_str!("assets/drawings.js");
 const PGN_FILE: &str = include_str!("assets/pgnfile.js");
 const LAYOUT: &str = include_str!("assets/layout.js");
 const LOOKS: &str = include_str!("assets/looks.js");
+const PREMOVE: &str = include_str!("assets/premove.js");
+const CHOOSER: &str = include_str!("assets/chooser.js");
+const SETTINGS: &str = include_str!("assets/settings.js");
 
 /// One drawing per piece kind, by its letter.
 const PIECES: [(char, &str); 6] = [
@@ -45,6 +48,9 @@ pub fn find(path: &str) -> Option<(Vec<u8>, &'static str)> {
         "/pgnfile.js" => Some((PGN_FILE, js)),
         "/layout.js" => Some((LAYOUT, js)),
         "/looks.js" => Some((LOOKS, js)),
+        "/premove.js" => Some((PREMOVE, js)),
+        "/chooser.js" => Some((CHOOSER, js)),
+        "/settings.js" => Some((SETTINGS, js)),
         _ => None,
     };
     if let Some((body, kind)) = page {
@@ -74,6 +80,9 @@ pub fn paths() -> Vec<String> {
         "/pgnfile.js",
         "/layout.js",
         "/looks.js",
+        "/premove.js",
+        "/chooser.js",
+        "/settings.js",
         "/pieces.js",
     ]
     .map(String::from)

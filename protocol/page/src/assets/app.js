@@ -3,14 +3,16 @@
 // actions (moves, navigation, settings, FEN and PGN) into commands.
 
 import { openSession, savedSession, pollLoop, command, fetchPgn, closeSession } from './api.js';
-import { Boards, pieceElement } from './board.js';
+import { Boards } from './board.js';
 import { renderMoves, renderLines, renderEval, renderPlayers } from './panels.js';
 import { renderReview, markMoves } from './review.js';
 import { wirePgnFiles } from './pgnfile.js';
 import { wireLooks, moveSound } from './looks.js';
-import { placeParts, placeReview, centreStrip, wireLayout, wireShortcuts } from './layout.js';
+import { placeParts, placeReview, centreStrip, foldBelow, foldSetupOnStart, wireLayout, wireShortcuts } from './layout.js';
 import { loadGame, saveGame, holdSid, sidTaken, loadPrefs, savePrefs } from './store.js';
 import { readComment, writeComment, toggleShape } from './drawings.js';
+import { choose, choosePromotion } from './chooser.js';
+import { settings, fillSettings, showSettingsFor, fillSelect } from './settings.js';
 
 const $ = (id) => document.getElementById(id);
 const link = { sid: '', version: 0, onState: show, onError: notice, onGone: reconnect };
@@ -19,7 +21,7 @@ let receivedAt = 0;
 let restoring = false;
 const prefs = loadPrefs();
 
-const boards = new Boards($('boards'), { onMove: chooseAndPlay, onReject: reject, onNoMove: notice, onDraw: draw });
+const boards = new Boards($('boards'), { onMove: chooseAndPlay, onReject: reject, onNoMove: notice, onDraw: draw, onPromotion: choosePromotion });
 
 /** The one place for messages; cleared by the next success. */
 function notice(text) {
@@ -136,6 +138,8 @@ function show(s) {
     .filter((v, i, a) => a.indexOf(v) === i)
     .join(', ');
   document.body.dataset.mode = s.mode;
+  // A game put back after a reload is no game beginning: the remembered fold stays.
+  if (!restoring) foldSetupOnStart(previous, s);
   showBanner(s);
   if (previous && previous.node !== s.node && s.moves.length > (previous.moves?.length ?? 0)) moveSound(s);
   if (!restoring) saveGame(s, settings());
@@ -189,28 +193,6 @@ function showBanner(s) {
   if (on) $('banner-text').textContent = `${s.result.text} (${s.result.result})`;
 }
 
-function fillSelect(sel, values, current, labels) {
-  const key = values.join('|');
-  if (sel.dataset.key !== key) {
-    const keep = sel.value;
-    sel.replaceChildren(...values.map((v, i) => new Option(labels ? labels[i] : v, v)));
-    sel.dataset.key = key;
-    if (values.includes(keep)) sel.value = keep;
-  }
-  if (current !== null && current !== undefined) sel.value = current;
-}
-
-/** A setting shows only in the modes (and for the limit) where it applies. */
-function showSettingsFor() {
-  const mode = $('mode').value;
-  const limit = $('limit').value;
-  for (const el of document.querySelectorAll('[data-modes]')) {
-    const modes = el.dataset.modes.split(' ');
-    el.hidden = !modes.includes(mode) || (el.dataset.limit && el.dataset.limit !== limit);
-  }
-  document.querySelector('.engine-label').textContent = mode === 'watch' ? 'White engine' : 'Engine';
-}
-
 /** What the game report's buttons and graph do. */
 const reviewActions = {
   goto: (node) => send({ cmd: 'goto', node }),
@@ -235,53 +217,11 @@ function send(cmd) {
 
 async function chooseAndPlay(moves) {
   let move = moves[0];
-  if (moves.length > 1) move = await choose(moves);
+  if (moves.length > 1) move = await choose(moves, state.turn === 'white' ? 'w' : 'b');
   if (!move) return;
   performance.mark('move-sent');
   await send({ cmd: 'move', uci: move.uci });
   performance.mark('move-shown');
-}
-
-/** The promotion (or landing board) chooser; resolves to a move or null. Esc closes it. */
-function choose(moves) {
-  return new Promise((done) => {
-    const box = $('chooser');
-    box.replaceChildren();
-    const color = state.turn === 'white' ? 'w' : 'b';
-    const close = (m) => {
-      box.hidden = true;
-      document.removeEventListener('keydown', onKey, true);
-      $('boards').focus({ preventScroll: true });
-      done(m);
-    };
-    const onKey = (e) => {
-      if (e.key === 'Escape') {
-        e.preventDefault();
-        e.stopPropagation();
-        close(null);
-      }
-    };
-    for (const m of moves) {
-      const b = document.createElement('button');
-      b.dataset.uci = m.uci;
-      if (m.promo) {
-        b.appendChild(pieceElement(`${color}${m.promo}`));
-      } else {
-        b.textContent = m.san;
-      }
-      b.title = m.san;
-      b.addEventListener('click', () => close(m));
-      box.appendChild(b);
-    }
-    const cancel = document.createElement('button');
-    cancel.textContent = '✕';
-    cancel.title = 'cancel (Esc)';
-    cancel.addEventListener('click', () => close(null));
-    box.appendChild(cancel);
-    box.hidden = false;
-    document.addEventListener('keydown', onKey, true);
-    box.querySelector('button').focus();
-  });
 }
 
 async function playLine(ucis) {
@@ -289,42 +229,6 @@ async function playLine(ucis) {
     const r = await send({ cmd: 'move', uci });
     if (!r.ok) break;
   }
-}
-
-function settings() {
-  const num = (id) => ($(id).value === '' ? null : Number($(id).value));
-  return {
-    cmd: 'settings',
-    mode: $('mode').value,
-    color: $('color').value,
-    limit: $('limit').value,
-    base: Math.round((num('base') ?? 3) * 60000),
-    inc: Math.round((num('inc') ?? 0) * 1000),
-    movetime: num('movetime'),
-    depth: num('depth'),
-    skill: num('skill'),
-    elo: num('elo'),
-    multipv: Number($('multipv').value),
-    engineWhite: Number($('engineWhite').value || 0),
-    engineBlack: Number($('engineBlack').value || 0),
-  };
-}
-
-/** Puts kept settings back into the form. */
-function fillSettings(s) {
-  if (!s) return;
-  const set = (id, v) => { if (v !== null && v !== undefined) $(id).value = String(v); };
-  set('mode', s.mode);
-  set('color', s.color);
-  set('limit', s.limit);
-  if (s.base) set('base', s.base / 60000);
-  if (s.inc !== undefined) set('inc', s.inc / 1000);
-  set('movetime', s.movetime);
-  set('depth', s.depth);
-  set('skill', s.skill);
-  set('elo', s.elo);
-  set('multipv', s.multipv);
-  showSettingsFor();
 }
 
 const node = (id) => state.nodes.find((n) => n.id === id);
@@ -380,6 +284,7 @@ function fitCells() {
     cell = Math.max(24, Math.min(88, Math.floor(Math.min(byWidth, byHeight))));
   }
   setCell(cell);
+  foldBelow(h);
   boards.drawArrow();
 }
 
@@ -498,6 +403,8 @@ function wire() {
     step(e.key);
   }, true);
   window.addEventListener('resize', fitCells);
+  // A tap on the reason dismisses it (on a phone it lies over the last move and the strip).
+  $('notice').addEventListener('click', () => notice(''));
   window.addEventListener('hashchange', openLinkedPosition);
   $('comment').addEventListener('change', saveComment);
   $('abort').addEventListener('click', () => send({ cmd: 'abort' }));

@@ -6,6 +6,7 @@
 
 import { PIECES } from './pieces.js';
 import { arrowParts, colourOf, drawShapes } from './drawings.js';
+import { Premoves } from './premove.js';
 
 /** How long a touch must rest on a cell to start a drawing. */
 const LONG_PRESS_MS = 550;
@@ -17,7 +18,8 @@ export class Boards {
   /**
    * @param {HTMLElement} root the container of the boards
    * @param {{onMove: (moves: any[]) => void, onReject: (why: {label: string, why: string}) => void,
-   *   onNoMove: (text: string) => void, onDraw: (shape: object) => void}} hooks
+   *   onNoMove: (text: string) => void, onDraw: (shape: object) => void,
+   *   onPromotion: (colour: string) => Promise<string|null>}} hooks
    */
   constructor(root, hooks) {
     this.root = root;
@@ -33,6 +35,7 @@ export class Boards {
     this.selected = null; // {board, square}
     this.drag = null;
     this.cells = new Map(); // "A:e4" -> cell element
+    this.premoves = new Premoves(this); // see premove.js
     root.addEventListener('pointerdown', (e) => this.pointerDown(e));
     root.addEventListener('contextmenu', (e) => e.preventDefault());
     window.addEventListener('pointermove', (e) => this.pointerMove(e));
@@ -162,62 +165,7 @@ export class Boards {
     if (this.selected && this.movesFrom(this.selected).length === 0) this.selected = null;
     this.markSelection();
     this.drawArrow();
-    this.afterPremove(state);
-  }
-
-  /** True while the engine is to move in a game against it: a person's clicks then make a
-   * premove (lichess's way: one, shown, cancelled by a click elsewhere). */
-  premoveTurn() {
-    const s = this.state;
-    return !!s && s.mode === 'play' && !!s.human && s.turn !== s.human && !s.result && s.legal.length === 0;
-  }
-
-  /** A click while the engine thinks: the first on one of the person's pieces picks it, the
-   * second names the landing cell; a click with a premove set cancels it. */
-  premoveAt(cell, here) {
-    const code = cell.querySelector('.piece')?.dataset.piece;
-    const own = !!code && (code[0] === 'w') === (this.state.human === 'white');
-    if (this.premove) {
-      this.clearPremove();
-      this.hooks.onNoMove('Premove cancelled.');
-      return;
-    }
-    const from = this.preFrom;
-    this.clearPremove();
-    if (!from || own) {
-      if (own && !(from && from.board === here.board && from.square === here.square)) {
-        this.preFrom = here;
-        cell.classList.add('premove');
-      }
-      return;
-    }
-    this.premove = { from, to: here };
-    this.cells.get(`${from.board}:${from.square}`)?.classList.add('premove');
-    cell.classList.add('premove');
-    this.hooks.onNoMove(`Premove ${from.board}:${from.square} to ${here.board}:${here.square}: played after the engine's move if legal (click to cancel).`);
-  }
-
-  clearPremove() {
-    this.premove = null;
-    this.preFrom = null;
-    for (const c of this.cells.values()) c.classList.remove('premove');
-  }
-
-  /** On the person's turn the premove is played at once when legal, or dropped with a note. */
-  afterPremove(state) {
-    if (!this.premove && !this.preFrom) return;
-    if (state.mode !== 'play' || state.result) {
-      this.clearPremove();
-      return;
-    }
-    if (!this.premove || state.turn !== state.human || !state.legal.length) return;
-    const { from, to } = this.premove;
-    this.clearPremove();
-    const moves = state.legal.filter((m) => m.from === from.square && m.fromBoard === from.board
-      && (m.to === to.square || (m.castle && m.alt === to.square)) && (m.toBoard === to.board || m.fromBoard === to.board));
-    const queen = moves.filter((m) => !m.promo || m.promo.toLowerCase() === 'q');
-    if (moves.length) this.hooks.onMove([queen[0] ?? moves[0]]);
-    else this.hooks.onNoMove(`Premove ${from.board}:${from.square} to ${to.board}:${to.square} dropped: not legal after the engine's move.`);
+    this.premoves.after(state);
   }
 
   /** Shows the person's `shapes` (see drawings.js). */
@@ -327,8 +275,8 @@ export class Boards {
       e.preventDefault();
       return;
     }
-    if (this.premoveTurn()) {
-      this.premoveAt(cell, here);
+    if (this.premoves.turn()) {
+      this.premoves.at(cell, here);
       e.preventDefault();
       return;
     }
@@ -472,9 +420,13 @@ export class Boards {
     this.hooks.onMove(moves);
   }
 
+  /** Outlines a cell's twins while the mouse is over it or the keyboard's focus is on it (a
+   * finger's tap, which focuses the cell too, leaves no outline behind). */
   hoverTwin(e, on) {
     const cell = e.target.closest && e.target.closest('.cell');
     if (!cell) return;
+    if (on && e.pointerType === 'touch') return;
+    if (on && e.type === 'focusin' && !cell.matches(':focus-visible')) return;
     for (const letter of LETTERS) {
       const twin = this.cells.get(`${letter}:${cell.dataset.square}`);
       if (twin) twin.classList.toggle('twin', on);

@@ -1,14 +1,61 @@
 // The phone layout, as on lichess mobile: upright (below 760 px wide) the boards, the players'
-// bars, the status, the last move, a horizontal strip of the moves (#moves) and the engine's
-// best line stay on the screen; the bottom bar (.nav: the page's one set of « ◀ ▶ » and the
-// menu ☰) is fixed at the bottom; the rest of the panel (moves' tools, comment, review, setup,
-// FEN and PGN) is a sheet the menu opens and closes. A swipe on the boards' area steps one
-// ply: to the right back, to the left forward (a touch that starts on a piece stays a move).
+// bars, the status, the last move, a horizontal strip of the moves (#moves, variations in
+// parentheses) and the engine's best line stay on the screen; the bottom bar (.nav: the page's
+// one set of « ◀ ▶ » and the menu ☰) is fixed at the bottom; the menu opens a sheet with tabs
+// (#sheet-tabs): the full move list with its tools, the engine's lines, the review, the setup,
+// and FEN and PGN, each one tap away; closed, those parts wait below the first screen (nothing
+// of them peeks above the bottom bar). A swipe on the boards' area steps one ply: to the right
+// back, to the left forward (a touch that starts on a piece stays a move). The setup folds
+// away by itself once a game against the engine (or between engines) has begun, and its fold
+// is remembered.
 
 const $ = (id) => document.getElementById(id);
 
-/** The parts that leave the panel on a phone, each with the node it came back before. */
+/** The sheet's tabs, each with the panel's parts it shows. */
+const TABS = {
+  moves: ['moves', 'tree-tools', 'marks', 'comment'],
+  engine: ['lines'],
+  review: ['review'],
+  setup: ['setup', 'looks'],
+  pgn: ['notation'],
+};
+
+/** The parts that leave the panel on a phone (the strip and the best line under the boards);
+ * the sheet's tab takes its own back while it is open. */
 const MOVED = ['lines', 'moves'];
+
+/** Marks each part of the panel with its tab. */
+function tagParts() {
+  for (const [tab, ids] of Object.entries(TABS)) {
+    for (const id of ids) {
+      const el = $(id) || document.querySelector(`aside > .${id}`);
+      if (el) el.dataset.tab = tab;
+    }
+  }
+}
+
+/** Opens the sheet at `tab` (or closes it: null). */
+export function openSheet(tab) {
+  const body = document.body;
+  const open = !!tab;
+  body.classList.toggle('sheet-open', open);
+  $('menu').setAttribute('aria-expanded', String(open));
+  if (open) body.dataset.sheet = tab;
+  for (const b of document.querySelectorAll('#sheet-tabs button')) b.setAttribute('aria-selected', String(b.dataset.tab === tab));
+  foldBelow(window.innerHeight);
+  if (!body.classList.contains('narrow')) return;
+  // The open tab's part goes into the sheet, after the tabs; closed, back under the boards.
+  const aside = document.querySelector('aside');
+  const play = document.querySelector('.play');
+  for (const id of MOVED) {
+    const el = $(id);
+    if (open && el.dataset.tab === tab) {
+      if (el.parentElement !== aside) aside.insertBefore(el, $('sheet-tabs').nextSibling);
+    } else if (el.parentElement !== play) {
+      play.append(el);
+    }
+  }
+}
 
 /** Puts the strip parts and the bottom bar under the boards (narrow) or back into the panel. */
 export function placeParts(narrow) {
@@ -29,6 +76,7 @@ export function placeParts(narrow) {
     aside.insertBefore($('moves'), tools);
     aside.insertBefore($('lines'), $('notation'));
     document.body.classList.remove('sheet-open');
+    $('menu').setAttribute('aria-expanded', 'false');
   }
 }
 
@@ -38,8 +86,20 @@ export function placeReview(w, h) {
   const review = $('review');
   const play = document.querySelector('.play');
   const below = w >= 1200 && h >= 800;
+  document.body.classList.toggle('review-below', below);
   if (below && review.parentElement !== play) play.append(review);
   if (!below && review.parentElement === play) document.querySelector('aside').insertBefore(review, $('notation'));
+}
+
+/** On a phone with the sheet closed, the panel's parts start below the first screen: the tabs
+ * get the margin that puts them under the bottom bar (`h`: the window's height). */
+export function foldBelow(h) {
+  const tabs = $('sheet-tabs');
+  const narrow = document.body.classList.contains('narrow') && !document.body.classList.contains('sheet-open');
+  tabs.style.marginTop = '0px';
+  if (!narrow) return;
+  const top = tabs.getBoundingClientRect().top + window.scrollY;
+  tabs.style.marginTop = `${Math.max(0, Math.ceil(h - top))}px`;
 }
 
 /** Keeps the shown move in the middle of the horizontal strip. */
@@ -56,6 +116,16 @@ export function centreStrip() {
 
 /** The setup's fold, remembered across visits (folded, the panel's moves get its height). */
 const SETUP_KEY = 'vorpal-gui-setup-open';
+
+/** Folds the setup away when a game against the engine (or between engines) has just begun:
+ * its first move is in `s` and was not in `previous`. The fold is remembered; the summary
+ * opens it again. */
+export function foldSetupOnStart(previous, s) {
+  if (!previous || (s.mode !== 'play' && s.mode !== 'watch')) return;
+  if ((previous.moves?.length ?? 0) !== 0 || !s.moves?.length) return;
+  if ($('setup').open) $('setup').open = false;
+}
+
 function rememberSetupFold() {
   const setup = $('setup');
   try {
@@ -69,10 +139,13 @@ function rememberSetupFold() {
 /** Wires the menu button and the swipe; `step(key)` moves through the game as the keys do. */
 export function wireLayout(step) {
   rememberSetupFold();
+  tagParts();
   $('menu').addEventListener('click', () => {
-    const open = document.body.classList.toggle('sheet-open');
-    $('menu').setAttribute('aria-expanded', String(open));
+    openSheet(document.body.classList.contains('sheet-open') ? null : document.body.dataset.sheet || 'moves');
   });
+  for (const b of document.querySelectorAll('#sheet-tabs button')) {
+    b.addEventListener('click', () => openSheet(b.dataset.tab));
+  }
   const area = $('boards');
   let start = null;
   area.addEventListener('touchstart', (e) => {

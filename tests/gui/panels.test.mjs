@@ -1,0 +1,150 @@
+// Where the page puts things (issue 44): a refused move's reason in the status line, in view at
+// every size (touch on the phones, the mouse on the desktops); the setup folding away by itself
+// once a game against the engine has begun (remembered after a reload; the FEN and PGN fields
+// still in view); the engine's lines readable beside the boards at 844x390; the space bar
+// switching the engine's analysis on and off.
+
+import { test as nodeTest, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+import { startGui } from './launch.mjs';
+import { ready, cell, clickMove, moveCount, closePage } from './page.mjs';
+
+const BIN = process.env.VORPAL_BIN;
+const SHOTS = process.env.SCREENSHOT_DIR || '/tmp/vorpal-gui-shots';
+const test = (name, fn) => nodeTest(name, { timeout: 120000 }, fn);
+let browser;
+let server;
+
+before(async () => {
+  assert.ok(BIN, 'VORPAL_BIN must name the vorpal binary');
+  mkdirSync(SHOTS, { recursive: true });
+  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
+  server = await startGui(BIN, ['--port', '0']);
+});
+
+after(async () => {
+  await browser?.close();
+  server?.child.kill();
+});
+
+async function openPage(w, h) {
+  const phone = w < 900;
+  const context = await browser.newContext({ viewport: { width: w, height: h }, hasTouch: phone, isMobile: phone, bypassCSP: true });
+  const page = await context.newPage();
+  page.on('pageerror', (e) => { throw e; });
+  await page.goto(server.url);
+  await ready(page);
+  return page;
+}
+
+/** The box of `selector`, asserted inside the w x h window with the page not scrolled. */
+async function inView(page, selector, w, h) {
+  const box = await page.locator(selector).first().boundingBox();
+  assert.ok(box, `${selector} is shown at ${w}x${h}`);
+  assert.deepEqual(await page.evaluate(() => [window.scrollX, window.scrollY]), [0, 0], 'the page is not scrolled');
+  assert.ok(box.x >= 0 && box.y >= 0 && box.x + box.width <= w + 0.5 && box.y + box.height <= h + 0.5,
+    `${selector} at ${JSON.stringify(box)} is outside the ${w}x${h} window`);
+  return box;
+}
+
+test('a refused move\'s reason is in the status line, in view without scrolling, at 390x844, 844x390, 1024x700 and 1400x900', async () => {
+  for (const [w, h] of [[390, 844], [844, 390], [1024, 700], [1400, 900]]) {
+    const page = await openPage(w, h);
+    const touch = w < 900;
+    for (const [b, s] of [['A', 'e2'], ['A', 'e5']]) {
+      if (touch) await page.tap(cell(b, s));
+      else await page.click(cell(b, s));
+    }
+    await page.waitForFunction(() => /is illegal/.test(document.getElementById('notice').textContent));
+    assert.match(await page.textContent('#notice'), /^1\. e5 is illegal: the pawn on e2 of board A cannot go to e5 of board A$/);
+    const status = await inView(page, '#status', w, h);
+    const reason = await inView(page, '#notice', w, h);
+    // Right under the status (on a phone on its side, right above it): the same line of sight.
+    const gap = reason.y >= status.y ? reason.y - (status.y + status.height) : status.y - (reason.y + reason.height);
+    assert.ok(gap <= 4, `the reason is ${gap} px from the status at ${w}x${h}`);
+    await page.screenshot({ path: join(SHOTS, `panels-reason-${w}x${h}.png`) });
+    // A tap (or click) on the reason dismisses it.
+    if (touch) await page.tap('#notice');
+    else await page.click('#notice');
+    assert.equal(await page.textContent('#notice'), '');
+    await closePage(page);
+  }
+});
+
+test('the setup folds away once a game against the engine begins, remembered after a reload; FEN and PGN stay in view', async () => {
+  const page = await openPage(1400, 900);
+  assert.equal(await page.evaluate(() => document.getElementById('setup').open), true);
+  await page.selectOption('#mode', 'play');
+  await page.click('#newgame');
+  await clickMove(page, ['A', 'e2'], ['B', 'e4']);
+  await page.waitForFunction(() => !document.getElementById('setup').open);
+  for (const s of ['#fen', '#pgn', '#importpgn', '#exportpgn', '#moves']) await inView(page, s, 1400, 900);
+  await moveCount(page, 2);
+  await page.reload();
+  await ready(page);
+  assert.equal(await page.evaluate(() => document.getElementById('setup').open), false, 'still folded after a reload');
+  // Opened by hand, it stays open (the fold happens once, when a game begins).
+  await page.click('#setup summary');
+  await page.reload();
+  await ready(page);
+  assert.equal(await page.evaluate(() => document.getElementById('setup').open), true);
+  await closePage(page);
+});
+
+test('844x390: three engine lines readable beside the boards, each with its score and moves', async () => {
+  const page = await openPage(844, 390);
+  await page.selectOption('#mode', 'analysis');
+  await page.selectOption('#multipv', '3');
+  await page.evaluate(() => document.querySelector('aside').scrollTo(0, 0));
+  await page.waitForFunction(() => [...document.querySelectorAll('#lines .line')].filter((l) => l.querySelectorAll('.pv-move').length >= 4).length === 3, null, { timeout: 30000 });
+  await page.evaluate(() => document.querySelector('aside').scrollTo(0, 0));
+  const boards = await page.locator('#boards').boundingBox();
+  // Each line beside the boards, inside the window, its score and first four moves not cut off
+  // (measured at once: the lines are redrawn as the search deepens).
+  const lines = await page.evaluate(() => [...document.querySelectorAll('#lines .line')].map((l) => {
+    const box = (e) => { const r = e.getBoundingClientRect(); return { left: r.left, top: r.top, right: r.right, bottom: r.bottom }; };
+    const moves = l.querySelectorAll('.pv-move');
+    return { line: box(l), parts: [l.querySelector('.score'), moves[0], moves[3]].map(box) };
+  }));
+  assert.equal(lines.length, 3);
+  for (const [i, { line, parts }] of lines.entries()) {
+    assert.ok(line.left >= boards.x + boards.width && line.right <= 844 && line.top >= 0 && line.bottom <= 390, `line ${i + 1} at ${JSON.stringify(line)}`);
+    for (const p of parts) assert.ok(p.bottom <= line.bottom + 0.5 && p.right <= line.right + 0.5 && p.top >= line.top - 0.5, `line ${i + 1}: ${JSON.stringify(p)} cut off in ${JSON.stringify(line)}`);
+  }
+  await page.screenshot({ path: join(SHOTS, 'panels-lines-844x390.png') });
+  await closePage(page);
+});
+
+test('space switches the engine\'s analysis on (analysis mode) and off (Stop engines)', async () => {
+  const page = await openPage(1400, 900);
+  assert.equal(await page.inputValue('#mode'), 'human');
+  await page.focus('#boards');
+  await page.keyboard.press(' ');
+  await page.waitForFunction(() => document.body.dataset.mode === 'analysis');
+  assert.equal(await page.inputValue('#mode'), 'analysis');
+  await page.waitForSelector('#lines .line', { timeout: 20000 });
+  await page.keyboard.press(' ');
+  await page.waitForFunction(() => document.body.dataset.mode === 'human');
+  assert.equal(await page.inputValue('#mode'), 'human');
+  // Not while typing: a space in the move box is a space.
+  await page.focus('#movebox');
+  await page.keyboard.press(' ');
+  await page.waitForTimeout(300);
+  assert.equal(await page.evaluate(() => document.body.dataset.mode), 'human');
+  await closePage(page);
+});
+
+test('844x390 in a game against the engine: the game\'s buttons are in view beside the status', async () => {
+  const page = await openPage(844, 390);
+  await page.selectOption('#mode', 'play');
+  await page.click('#newgame');
+  await page.tap(cell('A', 'e2'));
+  await page.tap(cell('B', 'e4'));
+  await moveCount(page, 2);
+  await page.evaluate(() => document.querySelector('aside').scrollTo(0, 0));
+  for (const s of ['#offerdraw', '#resign', '#status', '#clock-white', '#clock-black']) await inView(page, s, 844, 390);
+  await closePage(page);
+});
