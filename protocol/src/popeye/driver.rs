@@ -180,16 +180,25 @@ impl<'a> Page<'a> {
                 return;
             }
         }
+        // The command line's `-maxtime` or the problem's `option maxtime`, whichever is less.
         let by_time = self
             .limits
             .max_time
+            .into_iter()
+            .chain(problem.options.max_time)
+            .min()
             .is_some_and(|s| start.elapsed() >= Duration::from_secs(s));
         let seconds = if self.limits.regression {
             0.0
         } else {
             start.elapsed().as_secs_f64()
         };
-        self.line("");
+        // A finished solve ends its lines with a blank line; lines cut short by the time
+        // limit run into the closing line (a tree is closed by the task itself).
+        let cut_lines = by_time && !complete && tasks.last().is_some_and(|t| t.stipulation.play.has_lines());
+        if !cut_lines {
+            self.line("");
+        }
         self.line(&layout::closing(complete, by_time, seconds));
         self.line("");
         self.line("");

@@ -163,6 +163,13 @@ fn popeye_any_move_matches_popeye() {
     run_fixture("anymove");
 }
 
+/// `option maxtime 1` on a proof game and a direct six-mover neither solver finishes in a
+/// second: `solving interrupted.` closes each, laid out as Popeye lays it out.
+#[test]
+fn popeye_maxtime_interruption_matches_popeye() {
+    run_fixture("maxtime");
+}
+
 #[test]
 fn popeye_stipulation_kinds_match_popeye() {
     run_fixture("kinds");
