@@ -235,6 +235,18 @@ def check_start_refusals(args, check):
         p = run("--pgn", "/proc/nonexistent/x.pgn", *extra)
         check(f"an unwritable PGN path exits 2 at the start{' (--dry-run)' if extra else ''}",
               p.returncode == 2 and "cannot be written" in p.stderr, f"status {p.returncode}: {p.stderr.strip()[-120:]}")
+        p = run("--log", "/proc/nonexistent/bot.log", "--pgn", os.path.join(args.work, "dry.pgn"), *extra)
+        check(f"an unwritable log file exits 2 at the start{' (--dry-run)' if extra else ''}",
+              p.returncode == 2 and "the log file /proc/nonexistent/bot.log cannot be written" in p.stderr,
+              f"status {p.returncode}: {p.stderr.strip()[-120:]}")
+    dry_log = os.path.join(args.work, "dry.log")
+    p = subprocess.run([args.vorpal, "bot", "--server", args.url, "--dry-run", "--log", dry_log, "--pgn",
+                        os.path.join(args.work, "dry.pgn")], capture_output=True, text=True, timeout=30,
+                       cwd=args.work, env=dict(os.environ, VORPAL_BOT_TOKEN="vorpal-test-token"))
+    mode = os.stat(dry_log).st_mode & 0o777 if os.path.exists(dry_log) else None
+    check("--dry-run with --log FILE: the file is created owner-only and named",
+          p.returncode == 0 and mode == 0o600 and f"the log to {dry_log}" in p.stdout,
+          f"status {p.returncode}, mode {mode and oct(mode)}: {p.stdout.strip()[-160:]}")
     toml = os.path.join(args.work, "chess.toml")
     with open(toml, "w") as f:
         f.write('[policy]\nvariants = ["alice", "standard"]\n')
