@@ -115,14 +115,19 @@ async def check_restart_after_end(args, bot_cls, check, log):
 async def check_pondering(args, bot_cls, check, log):
     """The bot ponders (--ponder) against Vorpal at full strength (200 ms a move, resigning at
     ply 40), its log in a file (--log): the log names ponder hits and misses, the game is in
-    the PGN as the site has it, the log file is owner-only and stderr carries no events."""
-    bot = bot_cls("--max-games", "1", "--ponder", log_file=True)
+    the PGN as the site has it, the log file is owner-only and stderr carries no events; the
+    person reads the greeting and the goodbye in the game's chat."""
+    config = os.path.join(args.work, "ponder.toml")
+    with open(config, "w") as f:
+        f.write('[chat]\ngreeting = "Good luck"\ngoodbye = "Thanks for the game"\n')
+    bot = bot_cls("--max-games", "1", "--ponder", "--config", config, log_file=True)
     if not await asyncio.to_thread(bot.wait_for, "event stream open", 15):
         check("pondering: the log names the ponder hits", False, "the bot did not come online")
         return
     try:
-        async with UciPerson(args.vorpal, {"Hash": 8}, 200) as engine:
-            gid, end = await play_one(args.url, "tester5", log, 1, 2, "w", engine.turn(resign_at=40))
+        async with UciPerson(args.vorpal, {"Hash": 8}, 200) as engine, Person(args.url, "tester5", log) as p:
+            gid = await p.challenge(1, 2, "w")
+            end = await p.play(gid, engine.turn(resign_at=40), limit=300, linger=5)
         await asyncio.to_thread(bot.wait_for, rf"game {gid}: pondering: \d+ hits", 30)
     finally:
         rc = await asyncio.to_thread(bot.stop)
@@ -144,6 +149,9 @@ async def check_pondering(args, bot_cls, check, log):
     mode = os.stat(bot.log_path).st_mode & 0o777
     with open(bot.stderr_path, errors="replace") as f:
         stderr = f.read()
+    check("the person reads the greeting once (after its first move) with the level, and the goodbye",
+          end["chat"] == ["Good luck (Vorpal at level 8 of 8, full strength)", "Thanks for the game"],
+          f"chat {end['chat']}")
     check("--log FILE: the log goes to the file, owner-only (600), no events on stderr",
           mode == 0o600 and "event stream open" in text and " ply " not in stderr and "INFO" not in stderr,
           f"mode {mode:o}; {len(stderr)} bytes on stderr")
