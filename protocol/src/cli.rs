@@ -21,12 +21,14 @@ use vorpal_engine::Position;
 use vorpal_uci_text::go::{parse_go, GoRequest};
 
 /// Logging to stderr only, filtered by `RUST_LOG` (default: warnings and errors, and the bot's
-/// events). A failed write ends the program like any other write to stderr.
+/// events). A failed write ends the program like any other write to stderr. [`run`] starts it
+/// for every command but `vorpal bot`, which starts its own once it knows its log file; a
+/// second start is ignored.
 pub fn init_logging() {
     let env = env_logger::Env::default().default_filter_or("warn,vorpal_protocol::bot=info");
-    env_logger::Builder::from_env(env)
+    let _ = env_logger::Builder::from_env(env)
         .target(env_logger::Target::Pipe(Box::new(StdStream(std::io::stderr()))))
-        .init();
+        .try_init();
 }
 
 const ABOUT: &str = "\
@@ -105,8 +107,15 @@ pub fn run(args: &[String]) -> i32 {
     let line = std::iter::once("vorpal").chain(args.iter().map(String::as_str));
     match Cli::try_parse_from(line) {
         Err(answer) => report(&answer),
-        Ok(Cli { command: Some(command) }) => command.run(),
+        Ok(Cli {
+            command: Some(Command::Bot(args)),
+        }) => RunCommand::run(args),
+        Ok(Cli { command: Some(command) }) => {
+            init_logging();
+            command.run()
+        }
         Ok(Cli { command: None }) => {
+            init_logging();
             let session = EngineSession::new(Output::stdout());
             session.out().line(&Uci::banner());
             serve(&mut std::io::stdin().lock(), session, Box::new(uci_switching_to_cecp()));

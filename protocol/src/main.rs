@@ -6,12 +6,12 @@
 #![forbid(unsafe_code)]
 
 fn main() {
-    vorpal_protocol::init_logging();
     let program = std::env::args().next().unwrap_or_default();
     let args: Vec<String> = std::env::args().skip(1).collect();
     // Started as Popeye (a symlink or copy named `py`, `popeye`, `pywin64.exe`): Popeye's
     // command line, as Olive starts its Popeye.
     if vorpal_protocol::popeye::is_popeye_name(&program) {
+        vorpal_protocol::init_logging();
         std::process::exit(vorpal_protocol::popeye::run(&args));
     }
     std::process::exit(vorpal_protocol::run(&args));

@@ -50,10 +50,10 @@ def same_as_site(games, counts, gid, end):
                f"the site: {end['name']} {end['result']} {len(end['moves'])} plies"
 
 
-async def person_game(url, user, log, minutes, increment, color, turn, limit=400):
+async def person_game(url, user, log, minutes, increment, color, turn, limit=400, linger=0.0):
     async with Person(url, user, log) as p:
         gid = await p.challenge(minutes, increment, color)
-        return gid, await p.play(gid, turn, limit=limit)
+        return gid, await p.play(gid, turn, limit=limit, linger=linger)
 
 
 class UciPerson:
@@ -235,6 +235,18 @@ def check_start_refusals(args, check):
         p = run("--pgn", "/proc/nonexistent/x.pgn", *extra)
         check(f"an unwritable PGN path exits 2 at the start{' (--dry-run)' if extra else ''}",
               p.returncode == 2 and "cannot be written" in p.stderr, f"status {p.returncode}: {p.stderr.strip()[-120:]}")
+        p = run("--log", "/proc/nonexistent/bot.log", "--pgn", os.path.join(args.work, "dry.pgn"), *extra)
+        check(f"an unwritable log file exits 2 at the start{' (--dry-run)' if extra else ''}",
+              p.returncode == 2 and "the log file /proc/nonexistent/bot.log cannot be written" in p.stderr,
+              f"status {p.returncode}: {p.stderr.strip()[-120:]}")
+    dry_log = os.path.join(args.work, "dry.log")
+    p = subprocess.run([args.vorpal, "bot", "--server", args.url, "--dry-run", "--log", dry_log, "--pgn",
+                        os.path.join(args.work, "dry.pgn")], capture_output=True, text=True, timeout=30,
+                       cwd=args.work, env=dict(os.environ, VORPAL_BOT_TOKEN="vorpal-test-token"))
+    mode = os.stat(dry_log).st_mode & 0o777 if os.path.exists(dry_log) else None
+    check("--dry-run with --log FILE: the file is created owner-only and named",
+          p.returncode == 0 and mode == 0o600 and f"the log to {dry_log}" in p.stdout,
+          f"status {p.returncode}, mode {mode and oct(mode)}: {p.stdout.strip()[-160:]}")
     toml = os.path.join(args.work, "chess.toml")
     with open(toml, "w") as f:
         f.write('[policy]\nvariants = ["alice", "standard"]\n')
@@ -276,14 +288,18 @@ def check_levels(args, check):
 
 async def check_second_signal(args, bot_cls, check, log):
     """At 30+30 the bot thinks long; two SIGINTs while it thinks stop the search at once, abort
-    the game and record it with its last move, and the bot exits with 0."""
+    the game and record it with its last move, and the bot exits with 0; no goodbye follows
+    the abort before both sides moved."""
     import signal
     import time
-    bot = bot_cls("--max-move-time", "0")
+    config = os.path.join(args.work, "goodbye.toml")
+    with open(config, "w") as f:
+        f.write('[chat]\ngoodbye = "Thanks for the game"\n')
+    bot = bot_cls("--max-move-time", "0", "--config", config)
     if not await asyncio.to_thread(bot.wait_for, "event stream open", 15):
         check("a second signal stops the search at once", False, "the bot did not come online")
         return
-    game = asyncio.create_task(person_game(args.url, "tester3", log, 30, 30, "w", random_turn(41)))
+    game = asyncio.create_task(person_game(args.url, "tester3", log, 30, 30, "w", random_turn(41), linger=3))
     # The person (White) moves at once; the bot then thinks about 50 s over its first move.
     thinking = await asyncio.to_thread(bot.wait_for, r"the bot plays black", 30)
     await asyncio.sleep(3)
@@ -294,14 +310,15 @@ async def check_second_signal(args, bot_cls, check, log):
     rc = await asyncio.to_thread(bot.stop, signal.SIGINT, 30)
     took = time.monotonic() - signalled
     try:
-        gid, end = await asyncio.wait_for(game, 20)
+        gid, end = await asyncio.wait_for(game, 25)
     except Exception as e:  # noqa: BLE001 - reported as the check's detail
         check("a second signal stops the search at once and aborts the game", False, f"{type(e).__name__}: {e}")
         return
     games, counts = pgn_games(bot.pgn)
     entry = games.get(gid)
-    check("a second SIGINT while thinking at 30+30: exit 0 within 5 s, the game aborted and recorded with its moves",
+    check("a second SIGINT while thinking at 30+30: exit 0 within 5 s, the game aborted and recorded with its "
+          "moves, no goodbye",
           thinking and rc == 0 and took < 5 and end["name"] == "aborted" and entry is not None
-          and counts.get(gid) == 1 and entry[2] == len(end["moves"]) == 1,
+          and counts.get(gid) == 1 and entry[2] == len(end["moves"]) == 1 and "Thanks for the game" not in end["chat"],
           f"status {rc} {took:.1f} s after the second signal; the site: {end['name']} after {len(end['moves'])} "
-          f"plies; PGN: {entry}")
+          f"plies; PGN: {entry}; chat {end['chat']}")

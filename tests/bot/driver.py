@@ -22,6 +22,7 @@ import sys
 import time
 
 import cases
+import cases_end
 
 ARGS = None
 BOTS = []  # every bot process started, ended at exit whatever happens
@@ -40,20 +41,22 @@ class Bot:
     """One `vorpal bot` process; its log (stderr) is appended to WORK/`tag`.log, its games to
     WORK/`tag`.pgn (its running games in WORK/`tag`.games); it plays on the server at `url`
     (the main one unless told). The servers' game ids repeat from one server to the next, so
-    the bots of each server keep files of their own."""
+    the bots of each server keep files of their own. With `log_file` the bot writes its log
+    itself (--log WORK/`tag`.log) and its stderr goes to WORK/`tag`.stderr."""
 
-    def __init__(self, *extra, token=TOKEN, tag="bot", url=None):
+    def __init__(self, *extra, token=TOKEN, tag="bot", url=None, log_file=False):
         self.log_path = os.path.join(ARGS.work, f"{tag}.log")
+        self.stderr_path = os.path.join(ARGS.work, f"{tag}.stderr") if log_file else self.log_path
         self.pgn = os.path.join(ARGS.work, f"{tag}.pgn")
         self.start_offset = os.path.getsize(self.log_path) if os.path.exists(self.log_path) else 0
         env = dict(os.environ, VORPAL_BOT_TOKEN=token, RUST_LOG="warn,vorpal_protocol::bot=info")
         # The defaults below unless `extra` sets them.
         defaults = [("--server", url or ARGS.url), ("--max-move-time", "1500"), ("--max-games", "2")]
-        cmd = [ARGS.vorpal, "bot", "--pgn", self.pgn, *extra]
+        cmd = [ARGS.vorpal, "bot", "--pgn", self.pgn, *extra] + (["--log", self.log_path] if log_file else [])
         for flag, value in defaults:
             if flag not in extra:
                 cmd += [flag, value]
-        self.log = open(self.log_path, "ab")
+        self.log = open(self.stderr_path, "ab")
         self.proc = subprocess.Popen(cmd, env=env, stdout=self.log, stderr=self.log, cwd=ARGS.work)
         BOTS.append(self.proc)
 
@@ -268,6 +271,13 @@ async def rematch_then_stop():
     server = await second_server("rematch")
     await cases.check_rematch_beyond_max_games(server, on(server, "rematch"), check, say)
     await cases.check_second_signal(server, on(server, "rematch"), check, say)
+    await cases_end.check_restart_after_end(server, on(server, "rematch"), check, say)
+    await cases_end.check_pondering(server, on(server, "rematch"), check, say)
+
+
+async def ends():
+    server = await second_server("ends")
+    await cases_end.check_repetition_and_flag(server, on(server, "ends"), check, say)
 
 
 async def slow():
@@ -283,6 +293,7 @@ PHASES = {
     "results": lambda: cases.check_long_wait_cut_and_results(ARGS, on(ARGS, "results"), check, say),
     "rematch": rematch_then_stop,
     "slow": slow,
+    "ends": ends,
 }
 
 
@@ -303,7 +314,8 @@ async def main_async():
         if name in only:
             say(f"phase {name}")
             await guarded(name, PHASES[name])
-    await asyncio.gather(*(guarded(name, PHASES[name]) for name in ("results", "rematch", "slow") if name in only))
+    await asyncio.gather(*(guarded(name, PHASES[name]) for name in ("results", "rematch", "slow", "ends")
+                           if name in only))
     if levels:
         await levels
 

@@ -69,16 +69,18 @@ class Person:
                             raise PersonError(f"declined: {data.get('declineReason')}")
         raise PersonError("no answer to the challenge")
 
-    async def play(self, game_id, turn, limit=600, on_board=None):
+    async def play(self, game_id, turn, limit=600, on_board=None, linger=0.0):
         """Plays game_id: on each of the person's turns `await turn(board)` (the board message
         with the game's moves so far as `uci_moves`) gives a UCI move,
         "resign", "wait" (do nothing this turn: the clock runs) or None (stop moving). Returns
-        {"status", "name", "result", "moves"} once the site ends the game."""
+        {"status", "name", "result", "moves", "chat"} once the site ends the game ("chat": the
+        lines the opponent said in the game's chat, as the page shows them, and for `linger`
+        seconds after the end)."""
         async with self.http.ws_connect(f"{self.url}/wsr/{game_id}") as ws:
             keepalive = asyncio.create_task(self._keepalive(ws))
             try:
                 async with asyncio.timeout(limit):
-                    return await self._play(ws, game_id, turn, on_board)
+                    return await self._play(ws, game_id, turn, on_board, linger)
             finally:
                 keepalive.cancel()
 
@@ -88,9 +90,9 @@ class Person:
             await asyncio.sleep(2.5)
             await ws.send_str("/n")
 
-    async def _play(self, ws, game_id, turn, on_board):
+    async def _play(self, ws, game_id, turn, on_board, linger):
         await ws.send_json({"type": "ready", "gameId": game_id})
-        moves, answered, moving = [], -1, True
+        moves, answered, moving, chat = [], -1, True, []
         while True:
             try:
                 msg = await asyncio.wait_for(ws.receive(), 2.5)
@@ -103,6 +105,9 @@ class Person:
                 continue
             data = json.loads(msg.data)
             if data.get("gameId", game_id) != game_id:
+                continue
+            if data.get("type") == "roundchat" and data.get("user") not in ("", self.user):
+                chat.append(data.get("message", ""))
                 continue
             if data.get("type") == "gameEnd":
                 await ws.send_json({"type": "board", "gameId": game_id})
@@ -118,8 +123,9 @@ class Person:
                 on_board(data)
             if data["status"] > -1:
                 self.log("over", STATUS.get(data["status"]), data["result"], f"{data['ply']} plies")
+                await self._listen(ws, chat, linger)
                 return {"status": data["status"], "name": STATUS.get(data["status"], str(data["status"])),
-                        "result": data["result"], "moves": moves}
+                        "result": data["result"], "moves": moves, "chat": chat}
             if data["tp"] != self.user or not moving or answered == data["ply"]:
                 continue
             mv = await turn(dict(data, uci_moves=list(moves)))
@@ -135,6 +141,22 @@ class Person:
                 answered = data["ply"]
                 await ws.send_json({"type": "move", "gameId": game_id, "move": mv, "clocks": data["clocks"],
                                     "ply": data["ply"] + 1, "positionId": data.get("positionId")})
+
+    async def _listen(self, ws, chat, seconds):
+        """Collects the opponent's chat lines for `seconds` more."""
+        try:
+            async with asyncio.timeout(seconds):
+                while True:
+                    msg = await ws.receive()
+                    if msg.type != aiohttp.WSMsgType.TEXT:
+                        return
+                    if msg.data == "/n":
+                        continue
+                    data = json.loads(msg.data)
+                    if data.get("type") == "roundchat" and data.get("user") not in ("", self.user):
+                        chat.append(data.get("message", ""))
+        except TimeoutError:
+            pass
 
     async def rematch(self, game_id):
         """Offers a rematch of the finished game_id, as the button after a game does."""

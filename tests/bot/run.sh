@@ -9,7 +9,8 @@
 # Then the month-long operator's cases (tests/bot/cases.py, issue 46): a person waiting 140 s
 # before the first move, a 25 s network cut, the site's results in the PGN once per game, a line
 # adding 400 ms each way at 1+0, a rematch beyond max_games, unwritable outputs, level 1 against
-# full strength (vorpal-match, built beside vorpal).
+# full strength (vorpal-match, built beside vorpal); and the ends of games (tests/bot/cases_end.py):
+# a repetition, the bot's loss on time, a game ended while the bot was down, pondering, --log.
 #
 # usage: tests/bot/run.sh [WORK_DIR]
 #   PV_FIXTURE   the fixture (default: ../shared/pychess-variants beside the checkout)

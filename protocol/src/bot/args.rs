@@ -44,6 +44,10 @@ pub struct BotArgs {
     /// name with `.games` instead of `.pgn`).
     #[arg(long, value_name = "FILE")]
     pub state_file: Option<PathBuf>,
+    /// The log goes to this file (appended, owner-only, rotated to FILE.1 past 32 MB; errors
+    /// also on stderr) instead of stderr.
+    #[arg(long, value_name = "FILE")]
+    pub log: Option<PathBuf>,
     /// Search threads per game.
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,
@@ -72,6 +76,9 @@ pub struct BotArgs {
     /// Play at about this rating instead (600 to 2800; 0: not limited).
     #[arg(long, value_name = "ELO")]
     pub elo: Option<u32>,
+    /// Think on the opponent's time (the expected reply searched until the opponent moves).
+    #[arg(long)]
+    pub ponder: bool,
     /// On SIGINT/SIGTERM: finish the running games or abort them.
     #[arg(long, value_enum, value_name = "WHAT")]
     pub on_stop: Option<OnStop>,

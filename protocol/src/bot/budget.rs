@@ -94,6 +94,24 @@ pub fn move_limits(state: &GameState, settings: TimeSettings, side: Color, reser
     }
 }
 
+/// The bot's limits for a move in a game of `plies` plies so far, at `state`'s clocks (with
+/// the bot's own clock as it stands), keeping back the network's share for the `overhead`
+/// measured: the limits and the time kept back.
+pub fn bot_limits(
+    state: &GameState,
+    settings: TimeSettings,
+    side: Color,
+    overhead: Duration,
+    plies: usize,
+) -> (Limits, Duration) {
+    let inc = match side {
+        Color::White => state.winc,
+        Color::Black => state.binc,
+    };
+    let reserve = network_reserve(overhead, seconds(inc), moves_ahead(plies / 2));
+    (move_limits(state, settings, side, reserve), reserve)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

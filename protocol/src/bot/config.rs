@@ -4,6 +4,7 @@
 
 use super::args::{BotArgs, OnStop};
 use super::budget::TimeSettings;
+use super::log_file::check_log_file;
 use super::policy::Policy;
 use super::record::check_writable;
 use serde::Deserialize;
@@ -28,6 +29,8 @@ pub struct FileConfig {
     pub state_file: Option<PathBuf>,
     /// What SIGINT/SIGTERM does to running games.
     pub on_stop: Option<OnStop>,
+    /// The log file (empty or absent: stderr).
+    pub log: Option<PathBuf>,
     /// Which challenges are accepted.
     pub policy: Policy,
     /// The engine and the clock.
@@ -59,6 +62,8 @@ pub struct EngineConfig {
     pub level: u8,
     /// A target rating instead (`UCI_LimitStrength`/`UCI_Elo`; 0: not limited).
     pub elo: u32,
+    /// Think on the opponent's time (the built-in engine only).
+    pub ponder: bool,
 }
 
 impl Default for EngineConfig {
@@ -74,6 +79,7 @@ impl Default for EngineConfig {
             command: Vec::new(),
             level: 8,
             elo: 0,
+            ponder: false,
         }
     }
 }
@@ -111,6 +117,8 @@ pub struct Settings {
     pub state_file: PathBuf,
     /// What SIGINT/SIGTERM does to running games.
     pub on_stop: OnStop,
+    /// The log file (None: stderr).
+    pub log: Option<PathBuf>,
     /// Which challenges are accepted.
     pub policy: Policy,
     /// The engine.
@@ -157,6 +165,7 @@ pub fn settings(args: BotArgs, env_token: Option<String>) -> Result<Settings, St
     engine.max_move_ms = args.max_move_time.unwrap_or(engine.max_move_ms);
     engine.level = args.level.unwrap_or(engine.level);
     engine.elo = args.elo.unwrap_or(engine.elo);
+    engine.ponder |= args.ponder;
     if !args.engine.is_empty() {
         engine.command = args.engine;
     }
@@ -177,6 +186,7 @@ pub fn settings(args: BotArgs, env_token: Option<String>) -> Result<Settings, St
         pgn,
         state_file,
         on_stop: args.on_stop.or(file.on_stop).unwrap_or_default(),
+        log: args.log.or(file.log).filter(|p| !p.as_os_str().is_empty()),
         policy,
         engine,
         chat: file.chat,
@@ -184,9 +194,12 @@ pub fn settings(args: BotArgs, env_token: Option<String>) -> Result<Settings, St
     })
 }
 
-/// Checks at start that every file the bot writes can be written: the PGN file (appended to)
-/// and the state file (replaced through a temporary file beside it). The log is stderr.
+/// Checks at start that every file the bot writes can be written: the PGN file (appended to),
+/// the state file (replaced through a temporary file beside it) and the log file, if any.
 pub fn check_outputs(settings: &Settings) -> Result<(), String> {
+    if let Some(log) = &settings.log {
+        check_log_file(log)?;
+    }
     check_writable(&settings.pgn, "PGN file")?;
     check_writable(&settings.state_file, "state file")?;
     let tmp = settings.state_file.with_extension("tmp");
@@ -284,6 +297,7 @@ mod tests {
 server = "https://www.pychess.org"
 pgn = "games.pgn"
 on_stop = "abort"
+log = "/var/log/vorpal/bot.log"
 
 [policy]
 variants = ["alice"]
@@ -308,6 +322,7 @@ max_move_ms = 20000
 command = []
 level = 3
 elo = 0
+ponder = true
 
 [chat]
 greeting = "Good luck!"
@@ -315,11 +330,13 @@ goodbye = "Thanks for the game."
 "#;
         let c = parse_config(text).unwrap();
         assert_eq!(c.on_stop, Some(OnStop::Abort));
+        assert_eq!(c.log, Some(PathBuf::from("/var/log/vorpal/bot.log")));
         assert_eq!(c.policy.max_games, 3);
         assert!(!c.policy.casual);
         assert_eq!(c.policy.block, ["rude"]);
         assert_eq!(c.engine.threads, 2);
         assert_eq!(c.engine.margin_ms, 800);
+        assert!(c.engine.ponder);
         assert_eq!(c.chat.greeting, "Good luck!");
     }
 
@@ -377,6 +394,11 @@ goodbye = "Thanks for the game."
         assert!(settings(args(&[]), None).unwrap_err().contains(TOKEN_VAR));
         let leveled = settings(args(&["--level", "3"]), Some("t".into())).unwrap();
         assert_eq!(leveled.engine.level, 3);
+        assert!(!leveled.engine.ponder);
+        assert!(settings(args(&["--ponder"]), Some("t".into())).unwrap().engine.ponder);
+        assert_eq!(d.log, None);
+        let logged = settings(args(&["--log", "bot.log"]), Some("t".into())).unwrap();
+        assert_eq!(logged.log, Some(PathBuf::from("bot.log")));
     }
 
     #[test]
@@ -393,6 +415,11 @@ goodbye = "Thanks for the game."
         s.pgn = dir.join("games.pgn");
         s.state_file = dir.join("games.games");
         assert_eq!(check_outputs(&s), Ok(()));
+        s.log = Some(std::path::PathBuf::from("/proc/nonexistent/bot.log"));
+        assert!(check_outputs(&s)
+            .unwrap_err()
+            .starts_with("the log file /proc/nonexistent/bot.log cannot be written"));
+        s.log = None;
         s.state_file = std::path::PathBuf::from("/proc/nonexistent/bot.games");
         assert!(check_outputs(&s)
             .unwrap_err()

@@ -14,11 +14,22 @@ use vorpal_engine::tablebase::Tablebases;
 use vorpal_engine::{Evaluator, Game, Move};
 use vorpal_uci_text::options::available_memory_mb;
 
+/// What a search chose.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Choice {
+    /// The move to play (`None`: no legal move).
+    pub best: Option<Move>,
+    /// The reply the engine expects (the second move of its line), to ponder on.
+    pub ponder: Option<Move>,
+    /// The depth it reached (0: not known).
+    pub depth: u32,
+}
+
 /// Something that finds moves (one per game: a fresh table, or a fresh engine process).
 pub trait Player: Send {
-    /// The move to play in `game`'s position under `limits` (`None`: no legal move); `stop`
-    /// ends the search early.
-    fn best_move(&mut self, game: &Game, limits: &Limits, stop: &SearchControl) -> Result<Option<Move>, String>;
+    /// The move to play in `game`'s position under `limits`; `stop` ends the search early,
+    /// and with `limits.ponder` no time limit applies before its `ponderhit`.
+    fn best_move(&mut self, game: &Game, limits: &Limits, stop: &SearchControl) -> Result<Choice, String>;
 }
 
 /// The `Skill Level` (0..=20) of each level 1..=8; level 8 is full strength.
@@ -28,6 +39,7 @@ pub const LEVEL_SKILL: [u32; 8] = [0, 3, 6, 9, 12, 15, 18, 20];
 pub struct EngineSpec {
     options: SearchOptions,
     level: u8,
+    ponder: bool,
     tablebases: Option<Arc<Tablebases>>,
     network: Option<Arc<Network>>,
     external: Option<UciConfig>,
@@ -50,6 +62,9 @@ impl EngineSpec {
             return Err(
                 "level and elo weaken the built-in engine; set an external engine's own options instead".into(),
             );
+        }
+        if !cfg.command.is_empty() && cfg.ponder {
+            return Err("ponder works with the built-in engine only (not with an external engine)".into());
         }
         let options = SearchOptions {
             threads: cfg.threads,
@@ -90,6 +105,7 @@ impl EngineSpec {
         Ok(EngineSpec {
             options,
             level: cfg.level,
+            ponder: cfg.ponder,
             tablebases,
             network,
             external,
@@ -114,6 +130,11 @@ impl EngineSpec {
         Ok(Box::new(LocalPlayer { searcher }))
     }
 
+    /// True when the bot thinks on the opponent's time.
+    pub fn ponders(&self) -> bool {
+        self.ponder
+    }
+
     /// The strength in words (the greeting, `--dry-run`).
     pub fn level_words(&self) -> String {
         match (&self.external, self.options.limit_elo) {
@@ -129,10 +150,11 @@ impl EngineSpec {
         match &self.external {
             Some(uci) => format!("external UCI engine {}", uci.name),
             None => format!(
-                "{}: Vorpal's search, {} thread(s), {} MB hash per game{}{}",
+                "{}: Vorpal's search, {} thread(s), {} MB hash per game{}{}{}",
                 self.level_words(),
                 self.options.threads,
                 self.options.hash_mb,
+                if self.ponder { ", pondering" } else { "" },
                 if self.tablebases.is_some() {
                     ", endgame tables"
                 } else {
@@ -154,8 +176,13 @@ struct LocalPlayer {
 }
 
 impl Player for LocalPlayer {
-    fn best_move(&mut self, game: &Game, limits: &Limits, stop: &SearchControl) -> Result<Option<Move>, String> {
-        Ok(self.searcher.search(game, limits, stop, &mut |_| {}).best)
+    fn best_move(&mut self, game: &Game, limits: &Limits, stop: &SearchControl) -> Result<Choice, String> {
+        let result = self.searcher.search(game, limits, stop, &mut |_| {});
+        Ok(Choice {
+            best: result.best,
+            ponder: result.ponder,
+            depth: result.depth,
+        })
     }
 }
 
@@ -165,10 +192,15 @@ struct UciPlayer {
 }
 
 impl Player for UciPlayer {
-    fn best_move(&mut self, game: &Game, limits: &Limits, _stop: &SearchControl) -> Result<Option<Move>, String> {
+    fn best_move(&mut self, game: &Game, limits: &Limits, _stop: &SearchControl) -> Result<Choice, String> {
         let pos = *game.position();
+        let none = Choice {
+            best: None,
+            ponder: None,
+            depth: 0,
+        };
         if pos.count_legal() == 0 {
-            return Ok(None);
+            return Ok(none);
         }
         let (position, go) = uci_commands(game, limits);
         let budget = limits
@@ -180,9 +212,14 @@ impl Player for UciPlayer {
             .process
             .search(&position, &go, deadline)
             .map_err(|e| e.to_string())?;
-        pos.parse_uci(&reply.bestmove)
-            .map(Some)
-            .map_err(|e| format!("the engine's bestmove '{}': {e}", reply.bestmove))
+        let best = pos
+            .parse_uci(&reply.bestmove)
+            .map_err(|e| format!("the engine's bestmove '{}': {e}", reply.bestmove))?;
+        Ok(Choice {
+            best: Some(best),
+            depth: reply.depth.unwrap_or(0),
+            ..none
+        })
     }
 }
 
@@ -258,6 +295,7 @@ mod tests {
         let mv = player
             .best_move(&game, &Limits::depth(3), &SearchControl::new())
             .unwrap()
+            .best
             .unwrap();
         assert!(game.position().is_legal(mv));
         let bad = |cfg: EngineConfig| EngineSpec::load(&cfg).err().unwrap();
@@ -276,6 +314,12 @@ mod tests {
             ..EngineConfig::default()
         })
         .contains("1 (weakest) to 8"));
+        assert!(bad(EngineConfig {
+            command: vec!["cmd=vorpal".into()],
+            ponder: true,
+            ..EngineConfig::default()
+        })
+        .contains("ponder works with the built-in engine only"));
         assert!(bad(EngineConfig {
             elo: 100,
             ..EngineConfig::default()

@@ -7,12 +7,13 @@
 //! when the site says so ([`super::game_end`] then records the site's result). A game whose
 //! moves do not replay is aborted, never played on.
 
-use super::budget::{move_limits, moves_ahead, network_reserve, TimeSettings};
+use super::budget::{bot_limits, TimeSettings};
 use super::config::ChatConfig;
-use super::engine::{EngineSpec, Player};
+use super::engine::{Choice, EngineSpec, Player};
 use super::game_stream::{read_stream, Msg};
 use super::http::{Api, ApiError};
 use super::overhead::Overhead;
+use super::ponder::{EngineSlot, Pondered};
 use super::record::Recorder;
 use super::replay::{replay, sendable_moves};
 use super::site_page::SiteGame;
@@ -21,19 +22,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-use vorpal_engine::search::{Limits, SearchControl};
+use vorpal_engine::search::SearchControl;
 use vorpal_engine::{Color, Game, Move};
 
-/// A move not echoed within this long is sent again if the site's page does not have it.
-const RESEND_AFTER: Duration = Duration::from_secs(3);
-/// How long the game's stream may take to deliver its first `gameFull` before the site is asked.
-const FIRST_STATE_WAIT: Duration = Duration::from_secs(60);
-/// How long the end may take to come after an abort before the site is asked.
-const ABORT_ECHO_WAIT: Duration = Duration::from_secs(15);
-/// Slack beyond the opponent's clock before the site is asked.
-const OPPONENT_SLACK: Duration = Duration::from_secs(10);
-/// A stream silent this long (the site pings every 6 s) makes the bot ask the site.
-const QUIET_WAIT: Duration = Duration::from_secs(30);
 /// The site's page is read at most this often while the game runs.
 const CHECK_EVERY: Duration = Duration::from_secs(10);
 
@@ -128,6 +119,12 @@ pub(super) struct GameRun {
     pub last_check: Option<Instant>,
     /// The greeting was sent (or is no longer due).
     pub greeted: bool,
+    /// The game's engine, idle or pondering.
+    pub engine: EngineSlot,
+    /// The game after the bot's last move and the reply its search expects (to ponder on).
+    pub expect: Option<(Game, Move)>,
+    /// Ponder hits and misses so far.
+    pub ponder_hits: (u32, u32),
 }
 
 /// Plays game `id` to its end, reading its stream from `api`, and records it.
@@ -185,6 +182,9 @@ impl GameRun {
             last_heard: Instant::now(),
             last_check: None,
             greeted: false,
+            engine: EngineSlot::default(),
+            expect: None,
+            ponder_hits: (0, 0),
         }
     }
 
@@ -195,7 +195,6 @@ impl GameRun {
             return true;
         }
         let started = Instant::now();
-        let mut player = None;
         loop {
             if self.shared.abort_all.load(Ordering::SeqCst) && self.aborted.is_none() && self.full.is_some() {
                 self.abort("the bot is shutting down");
@@ -209,9 +208,9 @@ impl GameRun {
                                 self.start(&full);
                             }
                             self.full = Some(full.clone());
-                            self.on_state(full.state, &mut player);
+                            self.on_state(full.state);
                         }
-                        GameEvent::GameState(state) if self.full.is_some() => self.on_state(state, &mut player),
+                        GameEvent::GameState(state) if self.full.is_some() => self.on_state(state),
                         GameEvent::GameEnd { .. } => {
                             log::info!("game {}: gameEnd", self.id);
                             return true;
@@ -339,7 +338,7 @@ impl GameRun {
     }
 
     /// A state: replay it; move when it is the bot's turn.
-    fn on_state(&mut self, state: GameState, player: &mut Option<Box<dyn Player>>) {
+    fn on_state(&mut self, state: GameState) {
         let Some(full) = &self.full else { return };
         if self.aborted.is_some() {
             return;
@@ -376,25 +375,57 @@ impl GameRun {
             );
             return;
         }
-        if pos.side_to_move() != self.me || self.sent.as_ref().is_some_and(|s| s.ply == plies) {
+        if pos.side_to_move() != self.me {
+            self.ponder(&game);
             return;
         }
-        if player.is_none() {
-            match self.shared.engine.player() {
-                Ok(p) => *player = Some(p),
-                Err(e) => {
-                    log::error!("game {}: no engine: {e}", self.id);
-                    self.abort(&format!("no engine ({e})"));
-                    return;
-                }
-            }
+        if self.sent.as_ref().is_some_and(|s| s.ply == plies) {
+            return;
         }
-        let Some(engine) = player.as_mut() else { return };
-        self.think_and_move(&game, previous.as_deref(), engine.as_mut());
+        let start = Instant::now();
+        let (player, pondered) = self.engine.take(&game);
+        let mut player = match player.map_or_else(|| self.shared.engine.player(), Ok) {
+            Ok(player) => player,
+            Err(e) => {
+                log::error!("game {}: no engine: {e}", self.id);
+                self.abort(&format!("no engine ({e})"));
+                return;
+            }
+        };
+        self.think_and_move(&game, previous.as_deref(), player.as_mut(), (start, pondered));
+        self.engine.put(player);
     }
 
-    /// Searches the position and sends the move.
-    fn think_and_move(&mut self, game: &Game, previous: Option<&str>, engine: &mut dyn Player) {
+    /// On the opponent's turn, right after the bot's move: ponders on the reply its search
+    /// expected (`ponder = true`), once.
+    fn ponder(&mut self, game: &Game) {
+        if !self.shared.engine.ponders() || self.engine.pondering_after(game) {
+            return;
+        }
+        let Some((_, reply)) = self.expect.take_if(|(after, _)| after.moves() == game.moves()) else {
+            return;
+        };
+        let Some((state, _)) = &self.state else { return };
+        let overhead = self.shared.overhead.estimate();
+        let (limits, _) = bot_limits(state, self.shared.time, self.me, overhead, game.moves().len() + 1);
+        if self.engine.ponder(game, reply, limits, &self.control) {
+            log::info!(
+                "game {}: pondering on {} (the reply expected)",
+                self.id,
+                game.position().move_to_san(reply)
+            );
+        }
+    }
+
+    /// Searches the position (or takes a pondering search's choice, on a hit) and sends the
+    /// move; `start` is when the bot's turn came.
+    fn think_and_move(
+        &mut self,
+        game: &Game,
+        previous: Option<&str>,
+        engine: &mut dyn Player,
+        (start, pondered): (Instant, Pondered),
+    ) {
         let pos = *game.position();
         let (ok, held) = sendable_moves(&pos, previous);
         for &mv in &held {
@@ -415,49 +446,64 @@ impl GameRun {
             Color::White => state.wtime -= waited,
             Color::Black => state.btime -= waited,
         }
-        let inc = match self.me {
-            Color::White => state.winc,
-            Color::Black => state.binc,
-        };
         let overhead = self.shared.overhead.estimate();
-        let mine = game.moves().len() / 2;
-        let reserve = network_reserve(
-            overhead,
-            Duration::from_secs_f64(if inc.is_finite() { inc.clamp(0.0, 86_400.0) } else { 0.0 }),
-            moves_ahead(mine),
-        );
-        let mut limits: Limits = move_limits(&state, self.shared.time, self.me, reserve);
+        let (mut limits, reserve) = bot_limits(&state, self.shared.time, self.me, overhead, game.moves().len());
         if !held.is_empty() {
             limits.search_moves = ok.clone();
         }
-        self.control.reset(false);
-        let start = Instant::now();
-        let chosen = match engine.best_move(game, &limits, &self.control) {
-            Ok(mv) => mv,
-            Err(e) => {
-                log::error!("game {}: the engine failed: {e}; playing the first legal move", self.id);
-                None
+        let (chosen, hit) = match pondered {
+            Pondered::Hit { choice, pondered } => {
+                self.ponder_hits.0 += 1;
+                (choice, format!(", ponder hit (pondered {} ms)", pondered.as_millis()))
+            }
+            other => {
+                if let Pondered::Miss { expected, pondered } = other {
+                    self.ponder_hits.1 += 1;
+                    log::info!(
+                        "game {}: ponder miss: it expected {}, the opponent played {} (pondered {} ms)",
+                        self.id,
+                        expected,
+                        previous.unwrap_or("?"),
+                        pondered.as_millis()
+                    );
+                }
+                self.control.reset(false);
+                (engine.best_move(game, &limits, &self.control), String::new())
             }
         };
+        let chosen = chosen.unwrap_or_else(|e| {
+            log::error!("game {}: the engine failed: {e}; playing the first legal move", self.id);
+            Choice {
+                best: None,
+                ponder: None,
+                depth: 0,
+            }
+        });
         if self.shared.abort_all.load(Ordering::SeqCst) {
             log::info!("game {}: the search was stopped (shutting down); no move sent", self.id);
             return;
         }
-        let mv = chosen.filter(|mv| ok.contains(mv)).unwrap_or(ok[0]);
+        let mv = chosen.best.filter(|mv| ok.contains(mv)).unwrap_or(ok[0]);
+        self.expect = chosen.ponder.filter(|_| chosen.best == Some(mv)).map(|reply| {
+            let mut after = game.clone();
+            after.play(mv);
+            (after, reply)
+        });
         let text = pos.move_to_uci(mv);
         let clock = match self.me {
             Color::White => state.wtime,
             Color::Black => state.btime,
         };
         log::info!(
-            "game {}: ply {}: {} ({text}) after {} ms, {} ms left before it (overhead {} ms, {} ms kept back)",
+            "game {}: ply {}: {} ({text}) after {} ms, {} ms left before it (overhead {} ms, {} ms kept back), depth {}{hit}",
             self.id,
             game.moves().len() + 1,
             pos.move_to_san(mv),
             start.elapsed().as_millis(),
             clock.max(0.0) as u64,
             overhead.as_millis(),
-            reserve.as_millis()
+            reserve.as_millis(),
+            chosen.depth
         );
         let now = Instant::now();
         self.sent = Some(Sent {
@@ -473,89 +519,13 @@ impl GameRun {
     }
 
     /// Sends the pending move (again).
-    fn send(&mut self) {
+    pub(super) fn send(&mut self) {
         let Some(sent) = self.sent.as_mut() else { return };
         sent.sends += 1;
         sent.at = Instant::now();
         if let Err(e) = self.shared.site.send_move(&self.id, &sent.text) {
             log::warn!("game {}: sending {} failed: {e}", self.id, sent.text);
         }
-    }
-
-    /// Checks the waits (resending an unechoed move); `Some(why)` when the site should be
-    /// asked whether the game still runs. Nothing here ends a game: only the site does.
-    fn worry(&mut self, started: Instant) -> Option<String> {
-        if let Some((_, at)) = &self.aborted {
-            return (at.elapsed() > ABORT_ECHO_WAIT).then(|| "no end came after the abort".to_string());
-        }
-        if self.last_heard.elapsed() > QUIET_WAIT {
-            return Some(format!(
-                "nothing from its stream for {} s",
-                self.last_heard.elapsed().as_secs()
-            ));
-        }
-        if self.full.is_none() {
-            return (started.elapsed() > FIRST_STATE_WAIT).then(|| "its stream sent no game yet".to_string());
-        }
-        if self.sent.is_some() {
-            return self.resend_if_lost();
-        }
-        let (state, at) = self.state.as_ref()?;
-        let opponent_ms = match self.me {
-            Color::White => state.btime,
-            Color::Black => state.wtime,
-        };
-        let limit = Duration::from_millis(opponent_ms.max(0.0) as u64) + OPPONENT_SLACK;
-        (at.elapsed() > limit).then(|| "the opponent's clock has run out".to_string())
-    }
-
-    /// The bot's move not echoed for [`RESEND_AFTER`]: sent again only when the site's page
-    /// shows the game still waiting for it. A move the site already has must never go again:
-    /// once the opponent has answered, it would be an invalid move, which loses the game.
-    /// `Some(why)` when the site's page says the game is over or gone.
-    fn resend_if_lost(&mut self) -> Option<String> {
-        let sent = self.sent.as_ref()?;
-        if sent.delivered || sent.at.elapsed() < RESEND_AFTER {
-            return None;
-        }
-        let (ply, text) = (sent.ply, sent.text.clone());
-        match self.shared.site.page(&self.id) {
-            Ok(Some(record)) if record.ended() => {
-                self.last_check = None;
-                return Some(format!("{text} was not echoed"));
-            }
-            Ok(Some(record)) if record.moves.len() > ply => {
-                log::info!(
-                    "game {}: the site has {text} (its page shows it); waiting for the stream",
-                    self.id
-                );
-                if let Some(sent) = self.sent.as_mut() {
-                    sent.delivered = true;
-                }
-            }
-            Ok(Some(record)) if record.moves.len() == ply => {
-                log::info!(
-                    "game {}: {text} not echoed and not on the site's page; sending it again",
-                    self.id
-                );
-                self.send();
-            }
-            Ok(Some(_)) => {}
-            Ok(None) => {
-                self.last_check = None;
-                return Some("the site has no such game any more".into());
-            }
-            Err(e) => {
-                log::warn!(
-                    "game {}: {text} not echoed; the site's page cannot be read ({e}); not resending yet",
-                    self.id
-                );
-                if let Some(sent) = self.sent.as_mut() {
-                    sent.at = Instant::now();
-                }
-            }
-        }
-        None
     }
 
     /// Aborts the game (the site allows a BOT to at any move); its `gameEnd` follows.

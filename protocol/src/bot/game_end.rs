@@ -66,6 +66,11 @@ impl GameRun {
 
     /// Works out the end, says goodbye, appends the game to the PGN file.
     pub(super) fn finish(&mut self, ended: bool) {
+        self.engine.stop();
+        if self.shared.engine.ponders() {
+            let (hits, misses) = self.ponder_hits;
+            log::info!("game {}: pondering: {hits} hits, {misses} misses", self.id);
+        }
         let record = self.final_record();
         let fen = match (&self.full, &record) {
             (Some(f), _) => f.initial_fen.clone(),

@@ -57,10 +57,16 @@ fn record(status: i32, result: &str, moves: &[&str], white: &str, black: &str) -
 /// A context for the bot `Vorpal` with a small, quick engine, writing its PGN under a
 /// private temporary name.
 fn context(site: Arc<FakeSite>, tag: &str) -> (Arc<GameContext>, std::path::PathBuf) {
+    context_with(site, tag, false)
+}
+
+/// [`context`], pondering or not.
+fn context_with(site: Arc<FakeSite>, tag: &str, ponder: bool) -> (Arc<GameContext>, std::path::PathBuf) {
     let pgn = std::env::temp_dir().join(format!("vorpal-bot-game-{tag}-{}.pgn", std::process::id()));
     let _ = std::fs::remove_file(&pgn);
     let engine = EngineSpec::load(&EngineConfig {
         hash: 1,
+        ponder,
         ..EngineConfig::default()
     })
     .unwrap();
@@ -209,11 +215,16 @@ fn a_move_with_the_opponents_text_is_never_sent() {
     // White to move; Qd5xd4 wins Black's queen and is the engine's choice ...
     let game = replay("4k3/8/8/3Q4/3q4/8/8/4K3 w - - 0 1", &[]).unwrap();
     let mut engine = ctx.engine.player().unwrap();
-    run.think_and_move(&game, None, engine.as_mut());
+    run.think_and_move(&game, None, engine.as_mut(), (Instant::now(), Pondered::Nothing));
     run.sent = None;
     // ... unless the opponent's last move had the text d5d4: the site would drop it, so the
     // bot plays its best other move.
-    run.think_and_move(&game, Some("d5d4"), engine.as_mut());
+    run.think_and_move(
+        &game,
+        Some("d5d4"),
+        engine.as_mut(),
+        (Instant::now(), Pondered::Nothing),
+    );
     let calls = site.calls();
     assert_eq!(calls[0], "move iqSgPqOc d5d4");
     assert!(
@@ -322,7 +333,12 @@ fn an_unechoed_move_is_resent_only_while_the_site_lacks_it() {
     run.me = Color::Black;
     let game = replay("", &["e2e4"]).unwrap();
     let mut engine = ctx.engine.player().unwrap();
-    run.think_and_move(&game, Some("e2e4"), engine.as_mut());
+    run.think_and_move(
+        &game,
+        Some("e2e4"),
+        engine.as_mut(),
+        (Instant::now(), Pondered::Nothing),
+    );
     let sent = site.calls()[0].clone();
     let text = sent.rsplit(' ').next().unwrap().to_string();
     let long_ago = Instant::now() - Duration::from_secs(4);
@@ -339,4 +355,44 @@ fn an_unechoed_move_is_resent_only_while_the_site_lacks_it() {
     assert_eq!(run.resend_if_lost(), None);
     assert_eq!(site.calls().len(), 2);
     assert!(run.sent.as_ref().unwrap().delivered);
+}
+
+#[test]
+fn pondering_hits_and_misses_in_the_game_loop() {
+    let site = Arc::new(FakeSite::default());
+    let (ctx, _pgn) = context_with(site.clone(), "ponder", true);
+    let mut run = GameRun::new(ctx, "iqSgPqOc");
+    let full: GameFull = serde_json::from_str(FULL_BLACK).unwrap();
+    run.start(&full);
+    run.full = Some(full);
+    let mut moves = vec!["e2e4".to_string()];
+    let state_of = |moves: &[String]| serde_json::from_str::<GameState>(&state(&moves.join(" "))).unwrap();
+    let last_sent = |site: &FakeSite| {
+        let calls = site.calls();
+        let last = calls.iter().rev().find(|c| c.starts_with("move ")).unwrap();
+        last.rsplit(' ').next().unwrap().to_string()
+    };
+    for round in 0..2 {
+        run.on_state(state_of(&moves));
+        moves.push(last_sent(&site));
+        let (after, reply) = run.expect.clone().expect("the search's expected reply");
+        assert_eq!(after.moves().len(), moves.len());
+        // The echo of the bot's move: the bot ponders on the expected reply.
+        run.on_state(state_of(&moves));
+        assert!(run.engine.pondering_after(run.game.as_ref().unwrap()), "round {round}");
+        std::thread::sleep(Duration::from_millis(200));
+        let pos = *after.position();
+        let answer = if round == 0 {
+            reply
+        } else {
+            pos.legal_moves().into_iter().find(|&m| m != reply).unwrap()
+        };
+        moves.push(pos.move_to_uci(answer));
+    }
+    run.on_state(state_of(&moves));
+    let game = run.game.clone().unwrap();
+    let mv = game.position().parse_uci(&last_sent(&site)).unwrap();
+    assert!(game.position().is_legal(mv));
+    assert_eq!(run.ponder_hits, (1, 1));
+    assert_eq!(site.calls().iter().filter(|c| c.starts_with("move ")).count(), 3);
 }

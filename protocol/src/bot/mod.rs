@@ -7,8 +7,9 @@
 //! challenges by the [`policy`]; [`game`] plays each game on its own thread, with [`replay`]
 //! (Alice rules, the duplicate-move rule), [`budget`] (the clock), [`engine`] (the player),
 //! [`ending`] (the result the site does not send) and [`record`] (the PGN file); [`registry`]
-//! remembers the running games across restarts, [`backoff`] spaces reconnections, and
-//! [`signals`] turns SIGINT/SIGTERM into a clean stop. docs/bot.md is the user's guide.
+//! remembers the running games across restarts, [`backoff`] spaces reconnections,
+//! [`signals`] turns SIGINT/SIGTERM into a clean stop, and [`log_file`] sends the log to stderr
+//! or a file. docs/bot.md is the user's guide.
 
 mod args;
 mod backoff;
@@ -19,10 +20,13 @@ mod engine;
 mod game;
 mod game_end;
 mod game_stream;
+mod game_wait;
 mod http;
+mod log_file;
 mod ndjson;
 mod overhead;
 mod policy;
+mod ponder;
 mod record;
 mod registry;
 mod replay;
@@ -43,7 +47,10 @@ impl RunCommand for BotArgs {
     fn run(self) -> i32 {
         let token = std::env::var(config::TOKEN_VAR).ok();
         match config::settings(self, token).and_then(|s| config::check_outputs(&s).map(|()| s)) {
-            Ok(settings) => runner::run(settings),
+            Ok(settings) => {
+                log_file::init(settings.log.as_deref());
+                runner::run(settings)
+            }
             Err(e) => {
                 to_stderr(&format!("vorpal bot: {e}\n"));
                 status::USAGE

@@ -108,14 +108,18 @@ fn dry_run(api: &Api, settings: &Settings, me: &str, engine: &EngineSpec) -> i32
         }
     }
     to_stdout(&format!(
-        "dry run: logged in to {} as {me}, the event stream opens (variants {}).\nWould accept {}.\nWould play as {} ({}); finished games go to {}, the games in progress to {}.\n",
+        "dry run: logged in to {} as {me}, the event stream opens (variants {}).\nWould accept {}.\nWould play as {} ({}); finished games go to {}, the games in progress to {}, the log to {}.\n",
         settings.server,
         settings.policy.variants.join(", "),
         settings.policy.describe(),
         engine.level_words(),
         engine.describe(),
         settings.pgn.display(),
-        settings.state_file.display()
+        settings.state_file.display(),
+        settings
+            .log
+            .as_ref()
+            .map_or_else(|| "stderr".to_string(), |p| format!("{} (errors on stderr too)", p.display()))
     ));
     status::SUCCESS
 }

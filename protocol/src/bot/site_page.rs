@@ -96,7 +96,11 @@ pub fn parse_page(html: &str) -> Option<SiteGame> {
         moves,
         white: attribute(html, "data-wplayer").unwrap_or_default(),
         black: attribute(html, "data-bplayer").unwrap_or_default(),
-        initial_fen: attribute(html, "data-initialfen").unwrap_or_default(),
+        // A game read back from the site's database has no start position: the template then
+        // writes Python's `None` (the usual start).
+        initial_fen: attribute(html, "data-initialfen")
+            .filter(|fen| fen != "None")
+            .unwrap_or_default(),
     })
 }
 
@@ -180,6 +184,13 @@ mod tests {
             .replace("data-status=\"6\"", "data-status=\"2\"")
             .replace("data-result=\"0-1\"", "data-result=\"1-0\"");
         assert_eq!(parse_page(&resigned).unwrap().termination(), "the site: Black resigned");
+        let stored = PAGE.replace("data-date=", "data-initialfen=\"None\" data-date=");
+        assert_eq!(parse_page(&stored).unwrap().initial_fen, "");
+        let set_up = PAGE.replace(
+            "data-date=",
+            "data-initialfen=\"8/8/8/8/8/8/8/K1k5 w - - 0 1\" data-date=",
+        );
+        assert_eq!(parse_page(&set_up).unwrap().initial_fen, "8/8/8/8/8/8/8/K1k5 w - - 0 1");
         assert_eq!(parse_page("<html>lobby</html>"), None);
         assert_eq!(parse_page("data-status=\"x\" data-board=\"{}\""), None);
         assert_eq!(unescape("&#60;&#x3e;&bogus;&"), "<>&bogus;&");
