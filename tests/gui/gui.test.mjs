@@ -8,8 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { request } from 'node:http';
-import { chromium } from 'playwright-core';
-import { startGui } from './launch.mjs';
+import { launchChromium, startGui } from './launch.mjs';
 
 const BIN = process.env.VORPAL_BIN;
 const SHOTS = process.env.SCREENSHOT_DIR || '/tmp/vorpal-gui-shots';
@@ -119,7 +118,7 @@ function statusWithHost(base, host, path = '/app.js') {
 
 before(async () => {
   assert.ok(BIN, 'VORPAL_BIN must name the vorpal binary');
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
+  browser = await launchChromium();
   server = await startServer();
 });
 

@@ -3,22 +3,19 @@
 // page, an arrow per engine line, a position link, the side kept from play to analysis,
 // feedback for a piece without a move, and a sign that the engine is thinking.
 
-import { test as nodeTest, before, after } from 'node:test';
+import { test as nodeTest } from 'node:test';
 import assert from 'node:assert/strict';
-import { chromium } from 'playwright-core';
-import { startGui } from './launch.mjs';
+import { guiFixture, startGui } from './launch.mjs';
 import { cell, ready, clickMove, moveCount, closePage, openSetup } from './page.mjs';
 
 const BIN = process.env.VORPAL_BIN;
-let browser;
-let server;
 const test = (name, fn) => nodeTest(name, { timeout: 180000 }, fn);
 
 async function openPage(opts = {}) {
-  const context = await browser.newContext({ viewport: opts.viewport || { width: 1400, height: 900 }, bypassCSP: true, hasTouch: !!opts.touch });
+  const context = await fixture.browser.newContext({ viewport: opts.viewport || { width: 1400, height: 900 }, bypassCSP: true, hasTouch: !!opts.touch });
   const page = await context.newPage();
   page.on('pageerror', (e) => { throw e; });
-  await page.goto(opts.url || server.url);
+  await page.goto(opts.url || fixture.server.url);
   await ready(page);
   return page;
 }
@@ -47,16 +44,7 @@ async function newHumanGame(page) {
   await moveCount(page, 0);
 }
 
-before(async () => {
-  assert.ok(BIN, 'VORPAL_BIN must name the vorpal binary');
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
-  server = await startGui(BIN, ['--port', '0']);
-});
-
-after(async () => {
-  await browser?.close();
-  server?.child.kill();
-});
+const fixture = guiFixture(BIN);
 
 test('arrows, circles and comments survive export and import, on the start position too', async () => {
   const page = await openPage();
@@ -165,10 +153,10 @@ test('a position link opens the same position on another page, and a reload then
   await moveCount(page, 1);
   const fen = await page.inputValue('#fen');
   const href = await page.getAttribute('#poslink', 'href');
-  assert.ok(href.startsWith(server.base) && href.includes('#fen='), href);
+  assert.ok(href.startsWith(fixture.server.base) && href.includes('#fen='), href);
   await closePage(page);
   // Another browser opens the server's link (its token) with the position's fragment.
-  const other = await openPage({ url: server.url + href.slice(href.indexOf('#')) });
+  const other = await openPage({ url: fixture.server.url + href.slice(href.indexOf('#')) });
   await other.waitForFunction((f) => document.getElementById('fen').value === f, fen);
   assert.equal(await other.evaluate(() => location.hash), '', 'the fragment is used once');
   await clickMove(other, ['A', 'e7'], ['B', 'e5']);

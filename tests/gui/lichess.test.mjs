@@ -4,19 +4,15 @@
 // comments as the graph when there is no review; a FEN no game can reach (48 men) is refused
 // with the reason and the game stays; the same at a phone's size.
 
-import { test as nodeTest, before, after } from 'node:test';
+import { test as nodeTest } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
-import { startGui } from './launch.mjs';
+import { guiFixture } from './launch.mjs';
 import { ready, closePage } from './page.mjs';
 
 const BIN = process.env.VORPAL_BIN;
 const SHOTS = process.env.SCREENSHOT_DIR || '/tmp/vorpal-gui-shots';
 const test = (name, fn) => nodeTest(name, { timeout: 120000 }, fn);
-let browser;
-let server;
 
 /** Two games: the second has clock and evaluation comments. */
 const FILE = `[Event "One"]
@@ -36,23 +32,13 @@ const FILE = `[Event "One"]
 
 const FORTY_EIGHT = 'rnbqkbnr/pppppppp/pppppppp/8/8/PPPPPPPP/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
 
-before(async () => {
-  assert.ok(BIN, 'VORPAL_BIN must name the vorpal binary');
-  mkdirSync(SHOTS, { recursive: true });
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
-  server = await startGui(BIN, ['--port', '0']);
-});
-
-after(async () => {
-  await browser?.close();
-  server?.child.kill();
-});
+const fixture = guiFixture(BIN, SHOTS);
 
 async function openPage(width, height) {
-  const context = await browser.newContext({ viewport: { width, height }, bypassCSP: true });
+  const context = await fixture.browser.newContext({ viewport: { width, height }, bypassCSP: true });
   const page = await context.newPage();
   page.on('pageerror', (e) => { throw e; });
-  await page.goto(server.url);
+  await page.goto(fixture.server.url);
   await ready(page);
   return page;
 }
@@ -118,10 +104,10 @@ for (const theme of ['light', 'dark']) {
   test(`${theme}: at 390x844, 844x390, 1024x700 and 1400x900 the boards, bars, status, moves, « ◀ ▶ » and the engine's lines are in view`, async () => {
     for (const [w, h] of [[390, 844], [844, 390], [1024, 700], [1400, 900]]) {
       const phone = w < 900;
-      const context = await browser.newContext({ viewport: { width: w, height: h }, colorScheme: theme, hasTouch: phone, isMobile: phone, bypassCSP: true });
+      const context = await fixture.browser.newContext({ viewport: { width: w, height: h }, colorScheme: theme, hasTouch: phone, isMobile: phone, bypassCSP: true });
       const page = await context.newPage();
       page.on('pageerror', (e) => { throw e; });
-      await page.goto(server.url);
+      await page.goto(fixture.server.url);
       await ready(page);
       await page.fill('#pgn', GAME);
       await page.click('#importpgn');
@@ -156,10 +142,10 @@ for (const theme of ['light', 'dark']) {
 }
 
 test('a swipe on the boards steps one ply (right: back, left: forward); the strip shows variations; the menu opens the sheet, whose tabs each show one part', async () => {
-  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, bypassCSP: true });
+  const context = await fixture.browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, bypassCSP: true });
   const page = await context.newPage();
   page.on('pageerror', (e) => { throw e; });
-  await page.goto(server.url);
+  await page.goto(fixture.server.url);
   await ready(page);
   await page.fill('#pgn', GAME.replace('1. e4', '1. e4 (1. d4 {queen first} d5)'));
   await page.click('#importpgn');

@@ -4,38 +4,24 @@
 // still in view); the engine's lines readable beside the boards at 844x390; the space bar
 // switching the engine's analysis on and off.
 
-import { test as nodeTest, before, after } from 'node:test';
+import { test as nodeTest } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
-import { startGui } from './launch.mjs';
+import { guiFixture } from './launch.mjs';
 import { ready, cell, clickMove, moveCount, closePage } from './page.mjs';
 
 const BIN = process.env.VORPAL_BIN;
 const SHOTS = process.env.SCREENSHOT_DIR || '/tmp/vorpal-gui-shots';
 const test = (name, fn) => nodeTest(name, { timeout: 120000 }, fn);
-let browser;
-let server;
 
-before(async () => {
-  assert.ok(BIN, 'VORPAL_BIN must name the vorpal binary');
-  mkdirSync(SHOTS, { recursive: true });
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
-  server = await startGui(BIN, ['--port', '0']);
-});
-
-after(async () => {
-  await browser?.close();
-  server?.child.kill();
-});
+const fixture = guiFixture(BIN, SHOTS);
 
 async function openPage(w, h) {
   const phone = w < 900;
-  const context = await browser.newContext({ viewport: { width: w, height: h }, hasTouch: phone, isMobile: phone, bypassCSP: true });
+  const context = await fixture.browser.newContext({ viewport: { width: w, height: h }, hasTouch: phone, isMobile: phone, bypassCSP: true });
   const page = await context.newPage();
   page.on('pageerror', (e) => { throw e; });
-  await page.goto(server.url);
+  await page.goto(fixture.server.url);
   await ready(page);
   return page;
 }

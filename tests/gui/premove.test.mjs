@@ -7,8 +7,7 @@ import { test as nodeTest, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
-import { startGui } from './launch.mjs';
+import { launchChromium, startGui } from './launch.mjs';
 import { ready, cell, clickMove, moveCount, closePage } from './page.mjs';
 
 const BIN = process.env.VORPAL_BIN;
@@ -19,7 +18,7 @@ let browser;
 before(async () => {
   assert.ok(BIN, 'VORPAL_BIN must name the vorpal binary');
   mkdirSync(SHOTS, { recursive: true });
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
+  browser = await launchChromium();
 });
 
 after(async () => {

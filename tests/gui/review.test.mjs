@@ -8,8 +8,7 @@ import { test as nodeTest, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
-import { startGui } from './launch.mjs';
+import { launchChromium, startGui } from './launch.mjs';
 
 const BIN = process.env.VORPAL_BIN;
 const SHOTS = process.env.SCREENSHOT_DIR || '/tmp/vorpal-gui-shots';
@@ -46,7 +45,7 @@ function startServer(port) {
 
 before(async () => {
   assert.ok(BIN, 'VORPAL_BIN must name the vorpal binary');
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
+  browser = await launchChromium();
   server = await startServer(await freePort());
 });
 

@@ -6,39 +6,26 @@
 // large text). The controls that are not buttons (moves in the list, moves of the engine's
 // lines, rows of the report) are keyboard-reachable: Tab reaches them and Enter acts.
 
-import { test as nodeTest, before, after } from 'node:test';
+import { test as nodeTest } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, mkdirSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
-import { startGui } from './launch.mjs';
+import { guiFixture } from './launch.mjs';
 import { ready, clickMove, moveCount, closePage, openSetup } from './page.mjs';
 
 const BIN = process.env.VORPAL_BIN;
 const SHOTS = join(process.env.SCREENSHOT_DIR || '/tmp', 'screens');
 const BLUNDER = readFileSync(new URL('../../docs/examples/blunder.pgn', import.meta.url), 'utf8');
 const SIZES = [[1400, 900], [1024, 700], [390, 844], [844, 390]];
-let browser;
-let server;
 const test = (name, fn) => nodeTest(name, { timeout: 300000 }, fn);
 
-before(async () => {
-  assert.ok(BIN, 'VORPAL_BIN must name the vorpal binary');
-  mkdirSync(SHOTS, { recursive: true });
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
-  server = await startGui(BIN, ['--port', '0']);
-});
-
-after(async () => {
-  await browser?.close();
-  server?.child.kill();
-});
+const fixture = guiFixture(BIN, SHOTS);
 
 async function openPage(theme) {
-  const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, colorScheme: theme, bypassCSP: true });
+  const context = await fixture.browser.newContext({ viewport: { width: 1400, height: 900 }, colorScheme: theme, bypassCSP: true });
   const page = await context.newPage();
   page.on('pageerror', (e) => { throw e; });
-  await page.goto(server.url);
+  await page.goto(fixture.server.url);
   await ready(page);
   assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), theme);
   return page;

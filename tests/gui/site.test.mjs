@@ -8,10 +8,10 @@
 
 import { test as nodeTest, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { launchChromium } from './launch.mjs';
 import { createServer } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { join, extname, normalize } from 'node:path';
-import { chromium } from 'playwright-core';
 import { clickMove, moveCount, openSetup } from './page.mjs';
 
 const SITE = process.env.VORPAL_SITE;
@@ -73,7 +73,7 @@ window.factoryDone = { lines: seen.slice(), after: seen.length };
   });
   await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
   base = `http://127.0.0.1:${server.address().port}/`;
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+  browser = await launchChromium(['--disable-background-networking']);
 });
 
 after(async () => {

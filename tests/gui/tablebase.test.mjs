@@ -9,8 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
-import { startGui } from './launch.mjs';
+import { launchChromium, startGui } from './launch.mjs';
 
 const BIN = process.env.VORPAL_BIN;
 const SHOTS = process.env.SCREENSHOT_DIR || '/tmp/vorpal-gui-shots';
@@ -30,7 +29,7 @@ before(async () => {
   tables = mkdtempSync(join(tmpdir(), 'vorpal-gui-tb-'));
   const made = spawnSync(BIN, ['tb', 'generate', '--all', '3', '--dir', tables], { encoding: 'utf8' });
   assert.equal(made.status, 0, made.stderr);
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
+  browser = await launchChromium();
   server = await startServer(['--tb', tables]);
 });
 

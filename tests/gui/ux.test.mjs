@@ -8,8 +8,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
-import { startGui } from './launch.mjs';
+import { launchChromium, startGui } from './launch.mjs';
 import { cell, ready, clickMove, moveCount, closePage, openSetup } from './page.mjs';
 
 const BIN = process.env.VORPAL_BIN;
@@ -67,7 +66,7 @@ async function importYearout(page) {
 
 before(async () => {
   assert.ok(BIN, 'VORPAL_BIN must name the vorpal binary');
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
+  browser = await launchChromium();
   server = await startServer(await freePort());
 });
 
