@@ -73,6 +73,12 @@ pub fn bot_game_page(text: &str) -> Option<(i32, String, Vec<String>)> {
     crate::bot::site_page::parse_page(text).map(|g| (g.status, g.result, g.moves))
 }
 
+/// Reads a `vorpal bot` config file's text as the bot does before it applies its flags: the
+/// game slots and the variants of an accepted file, or the message that refuses it.
+pub fn bot_config(text: &str) -> Result<(usize, Vec<String>), String> {
+    crate::bot::config::check_config_text(text).map(|f| (f.policy.max_games, f.policy.variants))
+}
+
 /// Splits `text` into games as the GUI's PGN file reader does and imports each: the picker's
 /// label and the import (or the page's message) per game, in file order.
 pub fn gui_pgn_file(text: &str) -> Vec<(String, Result<GuiPgn, String>)> {

@@ -61,6 +61,10 @@ put("cecp", "variant", "variant alice\nnew\nforce\ne2m4\nlift e2\nput m4\npost\n
 put("cecp", "play", "new\nusermove e2e4\n")
 
 put("bot_page", "finished", b'<main data-gameid="iqSgPqOc" data-board="{&#34;status&#34;: 6, &#34;steps&#34;: [{&#34;fen&#34;: &#34;x&#34;}, {&#34;move&#34;: &#34;e2e4&#34;}]}" data-result="0-1" data-status="6" data-wplayer="tester" data-bplayer="Vorpal" data-initialfen=""></main>')
+bot_doc = (root / "docs" / "bot.md").read_text()
+start = bot_doc.index("```toml\n") + 8
+put("bot_config", "documented", bot_doc[start:bot_doc.index("```", start)])
+put("bot_config", "refused", 'server = "http://example.org"\n[policy]\nvariants = ["alice", "standard"]\nmax_games = 0\n')
 put("http_head", "get", b"GET /api/state?sid=ab12&since=3 HTTP/1.1\r\nHost: 127.0.0.1:8080\r\nCookie: vorpal=abc\r\nSec-Fetch-Site: same-origin\r\n\r\n")
 put("http_head", "post", b"POST /api/cmd?sid=x HTTP/1.1\r\nHost: localhost\r\nOrigin: http://localhost\r\nContent-Type: application/json\r\nContent-Length: 17\r\nAuthorization: token abc\r\n\r\n")
 put("http_head", "old", b"GET / HTTP/1.0\nConnection: keep-alive\n\n")

@@ -142,20 +142,7 @@ pub fn settings(args: BotArgs, env_token: Option<String>) -> Result<Settings, St
     if let Some(n) = args.max_games {
         policy.max_games = n;
     }
-    if let Some(other) = policy.variants.iter().find(|v| v.as_str() != "alice") {
-        return Err(format!(
-            "variant '{other}': Vorpal plays only alice (the policy's variants = [\"alice\"])"
-        ));
-    }
-    if policy.variants.is_empty() {
-        return Err("the policy names no variant: variants = [\"alice\"]".into());
-    }
-    if policy.max_games == 0 {
-        return Err("max_games must be at least 1".into());
-    }
-    if policy.min_base > policy.max_base || policy.min_increment > policy.max_increment {
-        return Err("the policy's minimum time is above its maximum".into());
-    }
+    check_policy(&policy)?;
     let mut engine = file.engine;
     engine.threads = args.threads.unwrap_or(engine.threads);
     engine.hash = args.hash.unwrap_or(engine.hash);
@@ -169,9 +156,7 @@ pub fn settings(args: BotArgs, env_token: Option<String>) -> Result<Settings, St
     if !args.engine.is_empty() {
         engine.command = args.engine;
     }
-    if engine.threads == 0 || engine.hash == 0 {
-        return Err("threads and hash must be at least 1".into());
-    }
+    check_engine(&engine)?;
     let server = check_server(args.server.or(file.server).as_deref().unwrap_or(DEFAULT_SERVER))?;
     let token_file = args.token_file.or(file.token_file);
     let token = load_token(env_token, token_file.as_deref())?;
@@ -192,6 +177,46 @@ pub fn settings(args: BotArgs, env_token: Option<String>) -> Result<Settings, St
         chat: file.chat,
         dry_run: args.dry_run,
     })
+}
+
+/// The policy's values that cannot work: another variant than alice, none, no game slot, a
+/// minimum time above the maximum.
+fn check_policy(policy: &Policy) -> Result<(), String> {
+    if let Some(other) = policy.variants.iter().find(|v| v.as_str() != "alice") {
+        return Err(format!(
+            "variant '{other}': Vorpal plays only alice (the policy's variants = [\"alice\"])"
+        ));
+    }
+    if policy.variants.is_empty() {
+        return Err("the policy names no variant: variants = [\"alice\"]".into());
+    }
+    if policy.max_games == 0 {
+        return Err("max_games must be at least 1".into());
+    }
+    if policy.min_base > policy.max_base || policy.min_increment > policy.max_increment {
+        return Err("the policy's minimum time is above its maximum".into());
+    }
+    Ok(())
+}
+
+/// The engine's values that cannot work (no thread, no hash).
+fn check_engine(engine: &EngineConfig) -> Result<(), String> {
+    if engine.threads == 0 || engine.hash == 0 {
+        return Err("threads and hash must be at least 1".into());
+    }
+    Ok(())
+}
+
+/// Reads and checks a config file's text as `vorpal bot` does before it applies the flags
+/// (the fuzz door): the file's values, or the message that refuses them.
+pub fn check_config_text(text: &str) -> Result<FileConfig, String> {
+    let file = parse_config(text)?;
+    check_policy(&file.policy)?;
+    check_engine(&file.engine)?;
+    if let Some(server) = &file.server {
+        check_server(server)?;
+    }
+    Ok(file)
 }
 
 /// Checks at start that every file the bot writes can be written: the PGN file (appended to),
@@ -338,6 +363,25 @@ goodbye = "Thanks for the game."
         assert_eq!(c.engine.margin_ms, 800);
         assert!(c.engine.ponder);
         assert_eq!(c.chat.greeting, "Good luck!");
+    }
+
+    #[test]
+    fn config_text_is_checked_before_the_flags() {
+        assert!(check_config_text("").is_ok());
+        let refused = [
+            ("[policy]\nvariants = [\"alice\", \"standard\"]\n", "only alice"),
+            ("[policy]\nmax_games = 0\n", "max_games"),
+            ("[engine]\nthreads = 0\n", "threads"),
+            ("server = \"http://example.org\"\n", "http"),
+            ("[policy\n", "TOML"),
+        ];
+        for (text, why) in refused {
+            let e = check_config_text(text).unwrap_err();
+            assert!(
+                e.to_lowercase().contains(&why.to_lowercase()) || why == "TOML",
+                "{text:?}: {e}"
+            );
+        }
     }
 
     #[test]

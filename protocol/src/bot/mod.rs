@@ -14,7 +14,7 @@
 mod args;
 mod backoff;
 mod budget;
-mod config;
+pub(crate) mod config;
 mod ending;
 mod engine;
 mod game;
