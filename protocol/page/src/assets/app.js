@@ -80,7 +80,7 @@ function show(s) {
   // the side they were seen from.
   if (s.human) boards.setBlackView(s.human === 'black');
   boards.render(s);
-  $('status').textContent = s.status;
+  $('status-text').textContent = s.status;
   $('status').classList.toggle('over', !!s.result);
   $('lastmove').textContent = lastMoveText(s);
   if (s.message) notice(s.message);
@@ -510,7 +510,7 @@ async function start() {
     pollLoop(link);
     await openLinkedPosition();
   } catch (e) {
-    $('status').textContent = `Cannot open a game: ${e.message}`;
+    $('status-text').textContent = `Cannot open a game: ${e.message}`;
   }
 }
 
