@@ -99,6 +99,36 @@ class Parts(unittest.TestCase):
         self.assertEqual(shard_games(2, 4), [1, 1])
         self.assertEqual(len({shard_seed(5, k) for k in range(100)}), 100)
 
+    def test_the_build_check_names_the_odd_node(self) -> None:
+        from vorpal_cluster.cluster import odd_node
+
+        want = {"vorpal": "53bfacd30ff6", "vorpal-match": "53bfacd30ff6"}
+
+        def node(ip: str, match_line: str) -> dict:
+            versions = {"vorpal": "Vorpal 0.1.0 (build 53bfacd30ff6)", "vorpal-match": match_line}
+            return {"node": {"ip": ip, "node_id": "3fa2c1d0" + "0" * 48, "host": "h"}, "versions": versions}
+
+        same = node("10.0.0.6", "vorpal-match 0.1.0 (build 53bfacd30ff6)")
+        self.assertIsNone(odd_node("/opt/vorpal", want, [same, same]))
+        other = node("10.0.0.7", "vorpal-match 0.1.0 (build 1a2b3c4d5e6f)")
+        self.assertEqual(
+            odd_node("/opt/vorpal", want, [same, other]),
+            "node 10.0.0.7 (3fa2c1d0): vorpal-match is build 1a2b3c4d5e6f, the head's is 53bfacd30ff6",
+        )
+        gone = node("10.0.0.8", "missing: /opt/vorpal/vorpal-match: not found")
+        self.assertEqual(
+            odd_node("/opt/vorpal", want, [gone]),
+            "node 10.0.0.8 (3fa2c1d0): /opt/vorpal/vorpal-match: not found (--bin-dir /opt/vorpal)",
+        )
+
+    def test_the_sprt_is_read_often_then_every_few_pairs(self) -> None:
+        from vorpal_cluster.match_job import sprt_due
+
+        self.assertTrue(all(sprt_due(n) for n in range(1, 65)))
+        reads = [n for n in range(1, 2001) if sprt_due(n)]
+        self.assertLess(len(reads), 400)
+        self.assertTrue(all(b - a <= max(1, b // 32) for a, b in zip(reads, reads[1:])))
+
     def test_reading_outputs(self) -> None:
         from vorpal_cluster.binaries import build_of
         from vorpal_cluster.cluster import split_address
@@ -259,9 +289,24 @@ def processes() -> Dict[int, Tuple[int, str]]:
     return out
 
 
+def descendants(procs: Dict[int, Tuple[int, str]], root: int) -> List[int]:
+    """The processes under ``root`` (children, their children, ...)."""
+    out: List[int] = []
+    todo = [root]
+    while todo:
+        parent = todo.pop()
+        children = [pid for pid, (ppid, _) in procs.items() if ppid == parent]
+        out.extend(children)
+        todo.extend(children)
+    return out
+
+
 def kill_worker_mid_task(driver: subprocess.Popen, killed: threading.Event) -> None:
-    """SIGKILLs the worker node's raylet (its socket is raylet.1, the head's raylet) as soon as
-    a vorpal-match shard runs under it, after the first two seconds."""
+    """Kills the worker node as a machine dies: SIGKILL to its raylet (its socket is raylet.1,
+    the head's raylet) and then to every process under it (its Ray workers and their
+    vorpal-match), as soon as a vorpal-match shard runs there, after the first two seconds.
+    (The raylet alone is not enough: a worker whose raylet died still finishes its task and
+    hands the result to the driver, so nothing would be lost.)"""
     time.sleep(2)
     while driver.poll() is None:
         procs = processes()
@@ -273,6 +318,11 @@ def kill_worker_mid_task(driver: subprocess.Popen, killed: threading.Event) -> N
             for _ in range(6):
                 if up in raylets:
                     os.kill(up, signal.SIGKILL)
+                    for child in descendants(procs, up):
+                        try:
+                            os.kill(child, signal.SIGKILL)
+                        except ProcessLookupError:
+                            pass
                     killed.set()
                     return
                 up = procs.get(up, (0, ""))[0]

@@ -5,7 +5,7 @@ head."""
 from __future__ import annotations
 
 import socket
-from typing import Dict, List
+from typing import Dict, List, Optional
 
 import ray
 from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
@@ -60,7 +60,7 @@ def check_builds(bin_dir: str, timeout: float) -> Dict[str, str]:
     head = binaries.build_ids(bin_dir)
     for name, line in head.items():
         if line.startswith("missing"):
-            raise ClusterError(f"here (the driver): {binaries.binary(bin_dir, name)} {line}")
+            raise ClusterError(f"here (the driver): {line[len('missing: '):]} (--bin-dir {bin_dir})")
     want = {name: binaries.build_of(line) for name, line in head.items()}
     if len(set(want.values())) != 1:
         raise ClusterError(f"here (the driver): the binaries are of different builds: {head}")
@@ -73,13 +73,20 @@ def check_builds(bin_dir: str, timeout: float) -> Dict[str, str]:
     ready, waiting = ray.wait(refs, num_returns=len(refs), timeout=timeout)
     if waiting:
         raise ClusterError(f"{len(waiting)} node(s) did not answer the build check in {timeout:.0f} s")
-    for answer in ray.get(ready):
-        label = node_label(answer["node"])
-        for name, line in answer["versions"].items():
-            if line.startswith("missing"):
-                raise ClusterError(f"node {label}: {binaries.binary(bin_dir, name)} {line}")
-            if binaries.build_of(line) != want[name]:
-                raise ClusterError(
-                    f"node {label}: {name} is build {binaries.build_of(line)}, the head's is {want[name]}"
-                )
+    odd = odd_node(bin_dir, want, ray.get(ready))
+    if odd:
+        raise ClusterError(odd)
     return {"build": next(iter(want.values())), "nodes": str(len(refs))}
+
+
+def odd_node(bin_dir: str, want: Dict[str, str], answers: List[Dict]) -> Optional[str]:
+    """The first node whose binaries are missing or of another build than ``want`` (binary
+    to build id), as the message naming it; None when every node agrees."""
+    for answer in answers:
+        label = node_label(answer["node"])
+        for name, line in sorted(answer["versions"].items()):
+            if line.startswith("missing"):
+                return f"node {label}: {line[len('missing: '):]} (--bin-dir {bin_dir})"
+            if binaries.build_of(line) != want[name]:
+                return f"node {label}: {name} is build {binaries.build_of(line)}, the head's is {want[name]}"
+    return None

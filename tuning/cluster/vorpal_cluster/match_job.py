@@ -48,6 +48,16 @@ def sprt_decided(vm: str, files: List[str], sprt: List[str]) -> Optional[str]:
     return None
 
 
+def sprt_due(pairs: int) -> bool:
+    """Whether the SPRT is read after ``pairs`` finished pairs: after each of the first 64,
+    then whenever the count has grown by about 1/32 since the last reading (so a long match
+    reads it a few hundred times, not once per pair, and stops at most about 3 % late)."""
+    if pairs <= 64:
+        return True
+    step = max(1, pairs // 32)
+    return pairs % step == 0
+
+
 def played_games(results_text: str) -> List[int]:
     """The game numbers (from 1, as the progress lines count) in a results file's text: each
     game line starts with the game's id (from 0), tab-separated."""
@@ -83,7 +93,7 @@ def run(bin_dir: str, args: List[str], attempts: int) -> int:
             written.append(f"{base}.results")
             games = played_games(result["files"]["g.results"].decode())
             per_node.setdefault(node_label(result["node"]), []).extend(games)
-            verdict = own.sprt is not None and sprt_decided(vm, written, own.sprt)
+            verdict = own.sprt is not None and sprt_due(len(written)) and sprt_decided(vm, written, own.sprt)
             if verdict and not own.quiet:
                 print(f"SPRT: {verdict} after {len(written)} pairs; the other pairs are cancelled", flush=True)
             return [], bool(verdict)
