@@ -266,6 +266,8 @@ class Cluster(unittest.TestCase):
         killed = threading.Event()
         threading.Thread(target=kill_worker_mid_task, args=(proc, killed), daemon=True).start()
         stdout, stderr = proc.communicate(timeout=400)
+        with open(WORK / "cluster-runs.log", "a") as log:
+            log.write(f"$ {' '.join(argv)}\n{stdout}{stderr}\n")
         self.assertTrue(killed.is_set(), "the worker's raylet was not killed during a task")
         self.assertEqual(proc.returncode, 0, stderr)
         self.assertRegex(stdout, r"retried pair \d+: 1 retry", stdout)
@@ -274,6 +276,9 @@ class Cluster(unittest.TestCase):
         self.assertEqual(lines, game_lines(self.reference / "slow.results"))
         self.assertEqual(sorted(pgn_games(out / "m.pgn")), sorted(pgn_games(self.reference / "slow.pgn")))
         self.assertIn("Played 16 of 16 games on the cluster", stdout)
+        # The report alone on stdout: Ray's notice of the node's death went to stderr.
+        self.assertTrue(stdout.startswith("Results of A vs B (nodes=3000, 16 games):"), stdout)
+        self.assertNotIn("(raylet)", stdout)
 
 
 def processes() -> Dict[int, Tuple[int, str]]:

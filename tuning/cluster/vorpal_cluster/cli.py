@@ -10,6 +10,7 @@ from typing import List, Optional
 
 from . import binaries, cluster, datagen_job, match_job, tb_job
 from .errors import ClusterError
+from .report import say
 
 USAGE = """vorpal-cluster {match,datagen,tb} --address HOST:PORT [--bin-dir DIR] [OPTIONS of the binary]
 
@@ -36,7 +37,7 @@ def driver_options(argv: List[str]) -> tuple:
 def run(argv: List[str]) -> int:
     """Runs one command line; returns the exit code (ClusterError is the caller's)."""
     if not argv or argv[0] in ("-h", "--help", "help"):
-        print(USAGE)
+        say(USAGE)
         return 0
     command, rest = argv[0], argv[1:]
     if command not in ("match", "datagen", "tb"):
@@ -63,6 +64,8 @@ def run(argv: List[str]) -> int:
 
 def main(argv: Optional[List[str]] = None) -> int:
     """The console script's entry point."""
+    # Ray's notices go to sys.stdout: stderr for them, the real stdout for the report.
+    sys.stdout = sys.stderr
     try:
         code = run(list(sys.argv[1:] if argv is None else argv))
     except ClusterError as e:

@@ -9,6 +9,7 @@ import tempfile
 from typing import Dict, List, Tuple
 
 from . import binaries
+from .report import say
 from .cluster import node_label
 from .errors import ClusterError
 from .runner import run_tasks
@@ -74,10 +75,10 @@ def run(bin_dir: str, args: List[str], attempts: int, cpus: int) -> int:
 
         report = run_tasks(submit, range(len(counts)), on_result, attempts=attempts)
         merged = binaries.run([vd, "merge", out, *(parts[k] for k in sorted(parts))], timeout=600)
-        print(merged.stdout.strip())
-        print(f"{len(parts)} shards (seeds {own.seed}..{shard_seed(own.seed, len(counts) - 1)}) in {report.seconds:.1f}s")
+        say(merged.stdout.strip())
+        say(f"{len(parts)} shards (seeds {own.seed}..{shard_seed(own.seed, len(counts) - 1)}) in {report.seconds:.1f}s")
         for node, ks in sorted(per_node.items()):
-            print(f"  node {node}: shards {' '.join(str(k) for k in sorted(ks))}")
+            say(f"  node {node}: shards {' '.join(str(k) for k in sorted(ks))}")
         for line in report.retry_lines():
-            print(f"  retried shard {line}")
+            say(f"  retried shard {line}")
     return 0

@@ -11,6 +11,7 @@ import tempfile
 from typing import Dict, List, Optional, Tuple
 
 from . import binaries
+from .report import say
 from .cluster import node_label
 from .errors import ClusterError
 from .runner import run_tasks
@@ -95,7 +96,7 @@ def run(bin_dir: str, args: List[str], attempts: int) -> int:
             per_node.setdefault(node_label(result["node"]), []).extend(games)
             verdict = own.sprt is not None and sprt_due(len(written)) and sprt_decided(vm, written, own.sprt)
             if verdict and not own.quiet:
-                print(f"SPRT: {verdict} after {len(written)} pairs; the other pairs are cancelled", flush=True)
+                say(f"SPRT: {verdict} after {len(written)} pairs; the other pairs are cancelled")
             return [], bool(verdict)
 
         report = run_tasks(submit, range(pairs), on_result, attempts=attempts)
@@ -103,13 +104,13 @@ def run(bin_dir: str, args: List[str], attempts: int) -> int:
         sprt = ["--sprt", *own.sprt] if own.sprt is not None else []
         summary = binaries.run([vm, *rest, "--pgn", pgn, "--results", results, "--resume", *sprt], timeout=300)
         lines = [ln for ln in summary.stdout.splitlines() if not ln.startswith("Played ")]
-        print("\n".join(lines))
+        say("\n".join(lines))
         played = sum(len(g) for g in per_node.values())
-        print(f"Played {played} of {total} games on the cluster in {report.seconds:.1f}s, one task per pair of games")
+        say(f"Played {played} of {total} games on the cluster in {report.seconds:.1f}s, one task per pair of games")
         for node, games in sorted(per_node.items()):
-            print(f"  node {node}: {len(games)} games: {' '.join(str(g) for g in sorted(games))}")
+            say(f"  node {node}: {len(games)} games: {' '.join(str(g) for g in sorted(games))}")
         for line in report.retry_lines():
-            print(f"  retried pair {line}")
+            say(f"  retried pair {line}")
         if report.cancelled:
-            print(f"  cancelled: {len(report.cancelled)} pairs (the SPRT had decided)")
+            say(f"  cancelled: {len(report.cancelled)} pairs (the SPRT had decided)")
     return 0

@@ -12,6 +12,7 @@ import os
 from typing import Dict, List, Set, Tuple
 
 from . import binaries
+from .report import say
 from .cluster import node_label
 from .runner import run_tasks
 from .tasks import run_in_scratch
@@ -86,7 +87,7 @@ def run(bin_dir: str, args: List[str], attempts: int) -> int:
         made.add(m)
         label = node_label(result["node"])
         per_node.setdefault(label, []).append(m)
-        print(result["stdout"].rstrip() + ("" if o.json else f"\n  made on node {label}"), flush=True)
+        say(result["stdout"].rstrip() + ("" if o.json else f"\n  made on node {label}"))
         submitted = set(pending)
         new = [k for k in ready() if k not in submitted]
         pending.update(new)
@@ -95,10 +96,10 @@ def run(bin_dir: str, args: List[str], attempts: int) -> int:
     pending: Set[str] = set(ready())
     report = run_tasks(submit, sorted(pending), on_result, attempts=attempts)
     if not o.json:
-        print(f"{len(made)} tables made on the cluster in {report.seconds:.1f}s into {o.dir}")
+        say(f"{len(made)} tables made on the cluster in {report.seconds:.1f}s into {o.dir}")
         for node, ms in sorted(per_node.items()):
-            print(f"  node {node}: {' '.join(ms)}")
+            say(f"  node {node}: {' '.join(ms)}")
         for line in report.retry_lines():
-            print(f"  retried table {line}")
+            say(f"  retried table {line}")
     return 0
 
