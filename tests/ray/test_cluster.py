@@ -10,6 +10,7 @@ import filecmp
 import os
 import re
 import signal
+import socket
 import sys
 import subprocess
 import threading
@@ -186,6 +187,16 @@ class Cluster(unittest.TestCase):
                              capture_output=True, text=True, timeout=60)
         self.assertEqual(bad.returncode, 2)
         self.assertIn("no Ray cluster answers at 127.0.0.1:1", bad.stderr)
+        with socket.socket() as not_ray:
+            not_ray.bind(("127.0.0.1", 0))
+            not_ray.listen(8)
+            port = not_ray.getsockname()[1]
+            start_wait = time.monotonic()
+            wrong = subprocess.run([CLUSTER, "tb", "--address", f"127.0.0.1:{port}", "--connect-timeout", "5",
+                                    "--bin-dir", BIN, "KQvK", "--dir", "x"], capture_output=True, text=True, timeout=60)
+            self.assertEqual(wrong.returncode, 2, wrong.stderr)
+            self.assertIn(f"127.0.0.1:{port} answers but no Ray cluster joined in 5 s", wrong.stderr)
+            self.assertLess(time.monotonic() - start_wait, 30)
         missing = subprocess.run([CLUSTER, "tb", "--address", ADDRESS, "--bin-dir", str(WORK / "nothing"),
                                   "KQvK", "--dir", "x"], capture_output=True, text=True, timeout=120)
         self.assertEqual(missing.returncode, 2, missing.stderr)

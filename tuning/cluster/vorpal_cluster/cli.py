@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import List, Optional
 
@@ -70,7 +71,9 @@ def main(argv: Optional[List[str]] = None) -> int:
         code = run(list(sys.argv[1:] if argv is None else argv))
     except ClusterError as e:
         print(f"vorpal-cluster: {e}", file=sys.stderr)
-        code = 2
+        # Ray's threads (a connection still being tried) must not hold the exit.
+        sys.stderr.flush()
+        os._exit(2)
     except KeyboardInterrupt:
         print("vorpal-cluster: interrupted", file=sys.stderr)
         code = 130

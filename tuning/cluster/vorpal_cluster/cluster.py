@@ -5,6 +5,7 @@ head."""
 from __future__ import annotations
 
 import socket
+import threading
 from typing import Dict, List, Optional
 
 import ray
@@ -32,10 +33,24 @@ def connect(address: str, timeout: float) -> None:
             pass
     except OSError as e:
         raise ClusterError(f"no Ray cluster answers at {address}: {e}") from None
-    try:
-        ray.init(address=address, logging_level="ERROR", log_to_driver=False, configure_logging=True)
-    except Exception as e:  # Ray raises several kinds (ConnectionError, RuntimeError, ...)
-        raise ClusterError(f"cannot join the Ray cluster at {address}: {e}") from None
+    outcome: Dict[str, object] = {}
+
+    def join() -> None:
+        try:
+            ray.init(address=address, logging_level="ERROR", log_to_driver=False, configure_logging=True)
+            outcome["joined"] = True
+        except Exception as e:  # Ray raises several kinds (ConnectionError, RuntimeError, ...)
+            outcome["error"] = e
+
+    # Something that accepts connections but is no Ray head keeps ray.init waiting for minutes:
+    # it gets `timeout` seconds in a thread of its own.
+    joiner = threading.Thread(target=join, name="vorpal-cluster-connect", daemon=True)
+    joiner.start()
+    joiner.join(timeout)
+    if "error" in outcome:
+        raise ClusterError(f"cannot join the Ray cluster at {address}: {outcome['error']}")
+    if "joined" not in outcome:
+        raise ClusterError(f"{address} answers but no Ray cluster joined in {timeout:.0f} s (is it the head's GCS port?)")
 
 
 def alive_nodes() -> List[Dict]:
