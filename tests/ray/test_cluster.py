@@ -220,6 +220,18 @@ class Cluster(unittest.TestCase):
         tables = [ln.split()[0] for ln in plan_lines(local("vorpal", "tb", "plan", *TABLES, "--all", "3").stdout)]
         self.assertEqual(run.stdout.count("made on node "), len(tables), run.stdout)
         self.assertEqual(len(set(re.findall(r"made on node (\S+ \(\w+\))", run.stdout))), 2, run.stdout)
+        # A run over the same folder keeps every table; one whose files are gone is made again.
+        for name in names:
+            if name.startswith("KNNvK."):
+                os.remove(there / name)
+        again = cluster("tb", *TABLES, "--all", "3", "--dir", str(there), timeout=600)
+        self.assertEqual(again.returncode, 0, again.stderr)
+        self.assertEqual(again.stdout.count("made on node "), 1, again.stdout)
+        self.assertIn("KNNvK: ", again.stdout)
+        self.assertIn("1 tables made on the cluster", again.stdout)
+        self.assertRegex(again.stdout, r"kept \(present\): .*KBvKN")
+        _, mismatch, errors = filecmp.cmpfiles(here, there, names, shallow=False)
+        self.assertEqual((mismatch, errors), ([], []))
 
     def test_3_match_equals_a_local_run(self) -> None:
         out = WORK / "match-cluster"

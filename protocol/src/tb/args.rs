@@ -62,7 +62,10 @@ pub struct PlanArgs {
     /// Every material of 3 to N men (N = 3 or 4)
     #[arg(long, value_name = "N", value_parser = men)]
     pub(super) all: Option<usize>,
-    /// One JSON object per table: material, men, successors
+    /// Also say which tables are present and sound in DIR (generate would keep them)
+    #[arg(long, value_name = "DIR")]
+    pub(super) dir: Option<PathBuf>,
+    /// One JSON object per table: material, men, successors (and present, with --dir)
     #[arg(long)]
     pub(super) json: bool,
 }
@@ -119,10 +122,11 @@ mod tests {
         let names: Vec<String> = g.materials.iter().map(|m| m.to_string()).collect();
         assert_eq!(names, ["KRvK", "KQvK"]);
         assert_eq!((g.dir, g.threads, g.all), (PathBuf::from("t"), Some(2), None));
-        let Ok(TbCommand::Plan(p)) = parse(&["plan", "KRvKN", "--all", "3", "--json"]) else {
+        let Ok(TbCommand::Plan(p)) = parse(&["plan", "KRvKN", "--all", "3", "--json", "--dir", "t"]) else {
             panic!("plan")
         };
         assert_eq!((p.materials.len(), p.all, p.json), (1, Some(3), true));
+        assert_eq!(p.dir, Some(PathBuf::from("t")));
         let Ok(TbCommand::Probe(p)) = parse(&["probe", "--fen", "8/8/8/8/8/8/8/K6k", "w", "--dir", "t"]) else {
             panic!("probe")
         };

@@ -25,19 +25,29 @@ def parse(args: List[str]) -> argparse.Namespace:
     p.add_argument("--all")
     p.add_argument("--dir", required=True)
     p.add_argument("--threads", type=int, default=1, help="threads (and Ray CPUs) per table [default: 1]")
-    p.add_argument("--force", action="store_true", help="accepted; the cluster makes every table of the plan")
+    p.add_argument("--force", action="store_true", help="make the tables present in --dir again")
     p.add_argument("--json", action="store_true")
     return p.parse_args(args)
 
 
-def plan(vorpal: str, materials: List[str], all_men: str) -> Dict[str, List[str]]:
-    """Each material of the plan (in generation order) with its successors."""
+def plan(vorpal: str, materials: List[str], all_men: str, present_in: str = "") -> Tuple[Dict[str, List[str]], Set[str]]:
+    """Each material of the plan (in generation order) with its successors, and the materials
+    whose tables are present and sound in ``present_in`` (none without it)."""
     argv = [vorpal, "tb", "plan", *materials, *(["--all", all_men] if all_men else []), "--json"]
-    out: Dict[str, List[str]] = {}
-    for line in binaries.run(argv, timeout=60).stdout.splitlines():
+    argv += ["--dir", present_in] if present_in else []
+    graph: Dict[str, List[str]] = {}
+    present: Set[str] = set()
+    for line in binaries.run(argv, timeout=600).stdout.splitlines():
         o = json.loads(line)
-        out[o["material"]] = list(o["successors"])
-    return out
+        graph[o["material"]] = list(o["successors"])
+        if o.get("present"):
+            present.add(o["material"])
+    return graph, present
+
+
+def table_files(folder: str, material: str) -> List[str]:
+    """The files of ``material``'s table in ``folder``."""
+    return sorted(n for n in os.listdir(folder) if n.startswith(material + ".") and not n.endswith(".part"))
 
 
 def closure(graph: Dict[str, List[str]], material: str) -> Set[str]:
@@ -57,10 +67,13 @@ def run(bin_dir: str, args: List[str], attempts: int) -> int:
     generate prints it) with the node that made it; returns the exit code."""
     o = parse(args)
     vorpal = binaries.binary(bin_dir, "vorpal")
-    graph = plan(vorpal, o.materials, o.all)
     os.makedirs(o.dir, exist_ok=True)
-    files: Dict[str, List[str]] = {}
-    made: Set[str] = set()
+    graph, present = plan(vorpal, o.materials, o.all, "" if o.force else o.dir)
+    # Tables present and sound are kept, as generate keeps them: an interrupted run resumes.
+    files: Dict[str, List[str]] = {m: table_files(o.dir, m) for m in present}
+    made: Set[str] = set(present)
+    if present and not o.json:
+        say(f"kept (present): {' '.join(m for m in graph if m in present)}")
     per_node: Dict[str, List[str]] = {}
 
     def ready() -> List[str]:
@@ -96,7 +109,7 @@ def run(bin_dir: str, args: List[str], attempts: int) -> int:
     pending: Set[str] = set(ready())
     report = run_tasks(submit, sorted(pending), on_result, attempts=attempts)
     if not o.json:
-        say(f"{len(made)} tables made on the cluster in {report.seconds:.1f}s into {o.dir}")
+        say(f"{len(made) - len(present)} tables made on the cluster in {report.seconds:.1f}s into {o.dir}")
         for node, ms in sorted(per_node.items()):
             say(f"  node {node}: {' '.join(ms)}")
         for line in report.retry_lines():
