@@ -228,7 +228,7 @@ class Cluster(unittest.TestCase):
         self.assertEqual(again.returncode, 0, again.stderr)
         self.assertEqual(again.stdout.count("made on node "), 1, again.stdout)
         self.assertIn("KNNvK: ", again.stdout)
-        self.assertIn("1 tables made on the cluster", again.stdout)
+        self.assertIn("1 table made on the cluster", again.stdout)
         self.assertRegex(again.stdout, r"kept \(present\): .*KBvKN")
         _, mismatch, errors = filecmp.cmpfiles(here, there, names, shallow=False)
         self.assertEqual((mismatch, errors), ([], []))

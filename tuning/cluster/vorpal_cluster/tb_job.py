@@ -109,7 +109,8 @@ def run(bin_dir: str, args: List[str], attempts: int) -> int:
     pending: Set[str] = set(ready())
     report = run_tasks(submit, sorted(pending), on_result, attempts=attempts)
     if not o.json:
-        say(f"{len(made) - len(present)} tables made on the cluster in {report.seconds:.1f}s into {o.dir}")
+        count = len(made) - len(present)
+        say(f"{count} table{'' if count == 1 else 's'} made on the cluster in {report.seconds:.1f}s into {o.dir}")
         for node, ms in sorted(per_node.items()):
             say(f"  node {node}: {' '.join(ms)}")
         for line in report.retry_lines():
