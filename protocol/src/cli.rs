@@ -48,7 +48,7 @@ after an error line):
 #[command(
     name = "vorpal",
     display_name = "Vorpal",
-    version,
+    version = vorpal_build_id::VERSION,
     about = ABOUT,
     after_help = AFTER_HELP,
     disable_help_subcommand = true,

@@ -1,5 +1,5 @@
-//! The command line of `vorpal tb` (parsed by clap): `generate` ([`GenerateArgs`]) and
-//! `probe` ([`ProbeArgs`]).
+//! The command line of `vorpal tb` (parsed by clap): `generate` ([`GenerateArgs`]), `plan`
+//! ([`PlanArgs`]) and `probe` ([`ProbeArgs`]).
 
 use crate::arg_values::{in_range, positive_count};
 use clap::ArgAction;
@@ -22,6 +22,7 @@ pub struct TbArgs {
 #[derive(clap::Subcommand, Debug)]
 pub(super) enum TbCommand {
     Generate(GenerateArgs),
+    Plan(PlanArgs),
     Probe(ProbeArgs),
 }
 
@@ -46,6 +47,25 @@ pub struct GenerateArgs {
     #[arg(long)]
     pub(super) force: bool,
     /// One JSON object per table made (counts, longest mates, time)
+    #[arg(long)]
+    pub(super) json: bool,
+}
+
+/// The tables generate would make, in its order, each with the materials it converts into
+#[derive(clap::Args, Debug)]
+#[command(after_help = AFTER_HELP, args_override_self = true)]
+#[command(group = clap::ArgGroup::new("tables").args(["materials", "all"]).multiple(true).required(true))]
+pub struct PlanArgs {
+    /// A material named as in chess, stronger side first: KQvK, KRvKN, KQvKP
+    #[arg(value_name = "MATERIAL", value_parser = material)]
+    pub(super) materials: Vec<Material>,
+    /// Every material of 3 to N men (N = 3 or 4)
+    #[arg(long, value_name = "N", value_parser = men)]
+    pub(super) all: Option<usize>,
+    /// Also say which tables are present and sound in DIR (generate would keep them)
+    #[arg(long, value_name = "DIR")]
+    pub(super) dir: Option<PathBuf>,
+    /// One JSON object per table: material, men, successors (and present, with --dir)
     #[arg(long)]
     pub(super) json: bool,
 }
@@ -102,6 +122,11 @@ mod tests {
         let names: Vec<String> = g.materials.iter().map(|m| m.to_string()).collect();
         assert_eq!(names, ["KRvK", "KQvK"]);
         assert_eq!((g.dir, g.threads, g.all), (PathBuf::from("t"), Some(2), None));
+        let Ok(TbCommand::Plan(p)) = parse(&["plan", "KRvKN", "--all", "3", "--json", "--dir", "t"]) else {
+            panic!("plan")
+        };
+        assert_eq!((p.materials.len(), p.all, p.json), (1, Some(3), true));
+        assert_eq!(p.dir, Some(PathBuf::from("t")));
         let Ok(TbCommand::Probe(p)) = parse(&["probe", "--fen", "8/8/8/8/8/8/8/K6k", "w", "--dir", "t"]) else {
             panic!("probe")
         };
@@ -111,6 +136,8 @@ mod tests {
             &["frob"],
             &["generate", "--dir", "t"],
             &["generate", "KXvK", "--dir", "t"],
+            &["plan"],
+            &["plan", "KXvK"],
             &["generate", "--all", "5", "--dir", "t"],
             &["generate", "--all", "3"],
             &["generate", "--all", "3", "--dir", "t", "--threads", "0"],

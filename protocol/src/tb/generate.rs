@@ -10,9 +10,7 @@ use vorpal_engine::tablebase::{generate, GenStats, Material, Tablebases};
 
 /// The materials asked for and every table they lead to, in generation order.
 fn plan(args: &Args) -> Vec<Material> {
-    let mut list: Vec<Material> = args.all.map(Material::all_up_to).unwrap_or_default();
-    list.extend(args.materials.iter().cloned());
-    Material::with_successors(&list)
+    super::plan::plan(&args.materials, args.all)
 }
 
 /// Entries a material's generation handles (its share of the time).

@@ -138,7 +138,7 @@ fn command_line_mistakes_get_the_usage_on_stderr() {
 
 #[test]
 fn version_and_help_work_as_everywhere() {
-    let version = format!("Vorpal {}\n", env!("CARGO_PKG_VERSION"));
+    let version = format!("Vorpal {}\n", vorpal_build_id::VERSION);
     for word in ["--version", "-V"] {
         let run = run_cli(&[word], SOON);
         assert!(run.status.success(), "{word}");

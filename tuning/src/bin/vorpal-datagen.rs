@@ -26,6 +26,7 @@ use vorpal_tuning::datagen::{self, tools};
 #[derive(Parser, Debug)]
 #[command(
     name = "vorpal-datagen",
+    version = vorpal_build_id::VERSION,
     args_conflicts_with_subcommands = true,
     args_override_self = true,
     subcommand_negates_reqs = true

@@ -24,6 +24,7 @@ Progress goes to stderr, the final summary to stdout. Exit code 2 on errors.
 #[derive(Parser, Debug)]
 #[command(
     name = "vorpal-match",
+    version = vorpal_build_id::VERSION,
     after_help = AFTER_HELP,
     args_conflicts_with_subcommands = true,
     args_override_self = true

@@ -172,6 +172,10 @@ pub struct MatchArgs {
     /// Sequential test: elo0=0 elo1=5 alpha=0.05 beta=0.05 [model=normalized|logistic]
     #[arg(long, value_name = "SETTING", num_args = 0.., action = ArgAction::Set)]
     pub sprt: Option<Vec<String>>,
+    /// Print the schedule (a line per game: number, pair, round, colours, opening) and
+    /// play nothing
+    #[arg(long, verbatim_doc_comment)]
+    pub list_games: bool,
 }
 
 /// The format of a generated book.

@@ -154,9 +154,34 @@ impl MatchArgs {
     }
 }
 
+/// The schedule of a match, as `--list-games` prints it: a first line `games N pairs P
+/// shards-of-pairs` and a line per game of the shard with its number (from 1), pair, round,
+/// colours and opening (from 1, in the book).
+pub fn list_games(cfg: &MatchConfig) -> String {
+    let total = cfg.schedule.total_games();
+    let mut out = format!("games {total} pairs {}\n", total.div_ceil(2));
+    for g in cfg.schedule.shard(cfg.shard.0, cfg.shard.1) {
+        out += &format!(
+            "game {} pair {} round {} white {} black {} opening {}\n",
+            g.id + 1,
+            g.pair,
+            g.round,
+            cfg.engines[g.white].name,
+            cfg.engines[g.black].name,
+            g.opening + 1
+        );
+    }
+    out
+}
+
 /// Plays the match of `args`; returns the exit code.
 pub fn match_command(args: MatchArgs) -> Result<i32, String> {
+    let listing = args.list_games;
     let cfg = args.config()?;
+    if listing {
+        print!("{}", list_games(&cfg));
+        return Ok(0);
+    }
     let mut tcs: Vec<String> = cfg.engines.iter().map(|e| e.tc.describe()).collect();
     tcs.dedup();
     let mut title = format!("{}, {} games", tcs.join(" vs "), cfg.schedule.total_games());
@@ -343,5 +368,26 @@ mod tests {
             "gauntlet",
         ]);
         assert_eq!(Tournament::from(m.unwrap().args.tournament), Tournament::Gauntlet);
+    }
+
+    #[test]
+    fn lists_the_games_of_a_shard() {
+        let cfg = parse_match(&args(
+            "--engine cmd=a name=A --engine cmd=b name=B --tc nodes=10 --games 6",
+        ))
+        .unwrap();
+        let text = list_games(&cfg);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[0], "games 6 pairs 3");
+        assert_eq!(lines[1], "game 1 pair 0 round 1 white A black B opening 1");
+        assert_eq!(lines[2], "game 2 pair 0 round 1 white B black A opening 1");
+        assert_eq!(lines.len(), 7);
+        let cfg = parse_match(&args(
+            "--engine cmd=a --engine cmd=b --tc nodes=10 --games 6 --shard 1/3",
+        ))
+        .unwrap();
+        let text = list_games(&cfg);
+        let games: Vec<&str> = text.lines().skip(1).map(|l| l.split(' ').nth(1).unwrap()).collect();
+        assert_eq!(games, ["3", "4"], "{text}");
     }
 }

@@ -108,6 +108,7 @@ fn batch_config(mut options: MatchOptions) -> Result<MatchConfig, String> {
         resume: false,
         shard: None,
         sprt: None,
+        list_games: false,
     }
     .config()?;
     base.progress = false;
