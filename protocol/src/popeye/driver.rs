@@ -8,6 +8,7 @@ use super::duplex;
 use super::layout;
 use super::notation::popeye_move;
 use super::postkey;
+use super::setplay;
 use crate::solve::popeye_input;
 use crate::solve::problem::{problem_rules, Problem, Task};
 use crate::solve::text;
@@ -119,16 +120,12 @@ impl<'a> Page<'a> {
             return self
                 .error("option HalfDuplex is supported in help play and with ~1 only; the problem is not solved");
         }
-        let direct_two = tasks
-            .iter()
-            .all(|t| t.stipulation.play == Play::Direct && t.stipulation.moves == 2);
-        if extras.post_key_play && !direct_two {
-            return self.error("option PostKeyPlay is supported in direct two-movers only; the problem is not solved");
+        if extras.post_key_play && !tasks.iter().all(|t| t.stipulation.play == Play::Direct) {
+            return self.error("option PostKeyPlay is supported in direct play only; the problem is not solved");
         }
-        if extras.set_play && !help && !direct_two {
-            return self.error(
-                "option SetPlay is supported in help play and in direct two-movers only; the problem is not solved",
-            );
+        let direct = tasks.iter().all(|t| t.stipulation.play == Play::Direct);
+        if extras.set_play && !help && !direct {
+            return self.error("option SetPlay is supported in help and direct play only; the problem is not solved");
         }
         if extras.duplex && !help {
             return self.error("option Duplex is supported in help play only; the problem is not solved");
@@ -300,7 +297,7 @@ impl<'a> Page<'a> {
         match &solved.solution {
             Solution::Direct(d) => {
                 if play == Play::Direct && options.extras.set_play {
-                    self.direct_set_play(task, &solve_options, &control);
+                    self.direct_set_play(task, options.variations, &solve_options, &control);
                 }
                 for line in text::direct_in(&base, d, solve_options.variations, popeye_move) {
                     self.line(&line);
@@ -348,33 +345,13 @@ impl<'a> Page<'a> {
         }
     }
 
-    /// `SetPlay` in a direct two-mover: the defender moves first; each defence the attacker
-    /// answers by reaching the goal at once, with those answers.
-    fn direct_set_play(&mut self, task: &Task, solve_options: &SolveOptions, control: &SolveControl) {
+    /// `SetPlay` in direct play: the defender moves first (see [`setplay`]).
+    fn direct_set_play(&mut self, task: &Task, variations: bool, solve_options: &SolveOptions, control: &SolveControl) {
+        self.line("");
         let Some(start) = other_side_to_move(&task.position) else {
-            self.line("");
             return;
         };
-        let one = vorpal_engine::solve::Stipulation {
-            moves: task.stipulation.moves - 1,
-            ..task.stipulation
-        };
-        let options = SolveOptions {
-            tries: false,
-            variations: false,
-            ..solve_options.clone()
-        };
-        let mut defences = Vec::new();
-        for d in start.legal_moves() {
-            let solved = solve(&start.after(d), &one, &options, control);
-            if let Solution::Direct(answers) = solved.solution {
-                if !answers.keys.is_empty() {
-                    defences.push((d, answers.keys));
-                }
-            }
-        }
-        self.line("");
-        for line in text::set_play_in(&start, &defences, popeye_move) {
+        for line in setplay::direct_set_play(&start, &task.stipulation, variations, solve_options, control) {
             self.line(&line);
         }
     }

@@ -6,12 +6,14 @@
 //! `popeye`, `pywin64.exe`: a symlink or a copy of the binary). See docs/popeye.md.
 
 mod any_move;
+mod battle;
 mod cmdline;
 mod driver;
 mod duplex;
 mod layout;
 mod notation;
 mod postkey;
+mod setplay;
 
 pub use driver::{Limits, Page};
 

@@ -64,18 +64,13 @@ pub fn direct_in(pos: &Position, solution: &DirectSolution, variations: bool, sa
     out
 }
 
-/// Popeye's set play of a direct problem: each defence of `pos` (the defender to move) that
-/// the attacker answers by reaching the goal, `1...X`, with those answers (`2.Y #`).
-pub fn set_play_in(pos: &Position, defences: &[(Move, Vec<AttackLine>)], san: Notation) -> Vec<String> {
+/// The attacker's moves `lines` from `pos` as the `k`th moves of a tree, each with what
+/// follows it as far as the lines hold it (with `variations`, ` threat:` and ` zugzwang.`
+/// marks), in UCI order.
+pub fn attack_lines_in(pos: &Position, lines: &[AttackLine], k: u32, variations: bool, san: Notation) -> Vec<String> {
     let mut out = Vec::new();
-    let mut sorted_defences: Vec<&(Move, Vec<AttackLine>)> = defences.iter().collect();
-    sorted_defences.sort_by_key(|(d, _)| pos.move_to_uci(*d));
-    for (d, replies) in sorted_defences {
-        out.push(format!("{:w$}1...{}", "", san(pos, *d), w = defence_indent(1)));
-        let r = pos.after(*d);
-        for reply in sorted(&r, replies) {
-            attack(&r, reply, 2, None, false, san, &mut out);
-        }
+    for line in sorted(pos, lines) {
+        attack(pos, line, k, None, variations, san, &mut out);
     }
     out
 }

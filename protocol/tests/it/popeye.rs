@@ -163,11 +163,25 @@ fn popeye_any_move_matches_popeye() {
     run_fixture("anymove");
 }
 
-/// `option maxtime 1` on a proof game and a direct six-mover neither solver finishes in a
-/// second: `solving interrupted.` closes each, laid out as Popeye lays it out.
+/// `option maxtime 1` on a direct twelve-mover from the start, which neither solver finishes in a
+/// second: `solving interrupted.` closes it, laid out as Popeye lays it out. (A problem
+/// solved near the limit would make the test depend on the machine's speed.)
 #[test]
 fn popeye_maxtime_interruption_matches_popeye() {
     run_fixture("maxtime");
+}
+
+/// `PostKeyPlay` in three-movers: the play after the key with its threats' and defences' own
+/// play, `refutes.` for the defences that beat the attacker.
+#[test]
+fn popeye_post_key_play_in_three_movers_matches_popeye() {
+    run_fixture("postkey3");
+}
+
+/// `SetPlay` in a three-mover, without and with variations.
+#[test]
+fn popeye_set_play_in_three_movers_matches_popeye() {
+    run_fixture("setplay3");
 }
 
 #[test]
