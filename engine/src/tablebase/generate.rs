@@ -16,7 +16,7 @@
 
 use super::file::{self, Metric};
 use super::index::Layout;
-use super::material::Material;
+use super::material::{Material, MAX_SET_MEN};
 use super::probe::{entry_of, Table, Tablebases};
 use super::setup::Setup;
 use super::{TbError, DRAW, INVALID, MAX_PLIES};
@@ -88,6 +88,7 @@ pub fn generate(material: &Material, tables: &Tablebases, progress: &mut dyn FnM
     if !material.is_canonical() {
         return Err(TbError::Generate(format!("{material}: name the stronger side first")));
     }
+    material.check_generable().map_err(TbError::Generate)?;
     let start = Instant::now();
     // Every table a capture or promotion leads to must exist.
     let mut subs: Vec<(Material, Arc<Table>)> = Vec::new();
@@ -100,6 +101,9 @@ pub fn generate(material: &Material, tables: &Tablebases, progress: &mut dyn FnM
                 )));
             }
         }
+    }
+    if material.men() > MAX_SET_MEN {
+        return super::large::generate(material, tables, &subs, progress);
     }
     let layout = Layout::new(material);
     let (gen_values, rounds) = retrograde(material, &layout, &subs, None, start, progress)?;

@@ -1,4 +1,4 @@
-//! Alice endgame tablebases: every position of up to four men solved exactly by retrograde
+//! Alice endgame tablebases: every position of up to five men (five without pawns) solved exactly by retrograde
 //! analysis, for standard Alice without castling rights and with en passant off, ignoring the
 //! fifty-move rule (as problem solvers do).
 //!
@@ -9,18 +9,24 @@
 //! un-move generation), `index` (the symmetries and the index), `generate` (the retrograde
 //! analysis), `file` (the checksummed file format) and `probe`.
 
+mod checkpoint;
+mod disk;
 mod file;
 mod generate;
 mod index;
+mod large;
 mod material;
 mod probe;
 mod setup;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_five;
+mod verify;
 
 pub use file::{file_name, RULES, VERSION};
 pub use generate::{generate, generate_all, DtzStats, GenStats, SideStats};
-pub use material::{Material, MAX_MEN};
+pub use material::{Material, MAX_MEN, MAX_SET_MEN};
 pub use probe::{within_fifty_move_clock, MoveProbe, Probe, Tablebases, Wdl};
 
 /// Checks the bytes of `material`'s table file (`dtz`: its distance-to-zeroing file) as the
