@@ -5,10 +5,10 @@
 use super::checkpoint;
 use super::disk::{self, DiskTable};
 use super::file::{self, Metric};
-use super::generate::{GenStats, SideStats};
 use super::index::Layout;
 use super::material::Material;
 use super::probe::{Table, Tablebases};
+use super::stats::{GenStats, SideStats};
 use super::verify::{self, Checkpoints};
 use super::{TbError, DRAW, INVALID};
 use crate::clock::Instant;

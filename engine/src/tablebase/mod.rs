@@ -18,6 +18,7 @@ mod large;
 mod material;
 mod probe;
 mod setup;
+mod stats;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
@@ -25,9 +26,10 @@ mod tests_five;
 mod verify;
 
 pub use file::{file_name, RULES, VERSION};
-pub use generate::{generate, generate_all, DtzStats, GenStats, SideStats};
+pub use generate::{generate, generate_all};
 pub use material::{Material, MAX_MEN, MAX_SET_MEN};
 pub use probe::{within_fifty_move_clock, MoveProbe, Probe, Tablebases, Wdl};
+pub use stats::{DtzStats, GenStats, SideStats};
 
 /// Checks the bytes of `material`'s table file (`dtz`: its distance-to-zeroing file) as the
 /// prober does when it loads one, and returns the number of entries of each side: the door of
