@@ -77,8 +77,18 @@ pub(super) fn load(path: &Path, material: &Material, val: &[Vec<AtomicU8>; 2]) -
     }
     let origin = path.display().to_string();
     let io = |e: std::io::Error| TbError::Io(format!("{origin}: {e}"));
+    let r = BufReader::with_capacity(BLOCK, File::open(path).map_err(io)?);
+    read_from(r, &origin, material, val).map(Some)
+}
+
+/// Reads a checkpoint (named `origin` in errors) from `r` into `val` and returns its stage.
+pub(super) fn read_from(
+    mut r: impl Read,
+    origin: &str,
+    material: &Material,
+    val: &[Vec<AtomicU8>; 2],
+) -> Result<Stage, TbError> {
     let bad = |why: &str| TbError::Damaged(format!("{origin}: {why}; remove it to start again"));
-    let mut r = BufReader::with_capacity(BLOCK, File::open(path).map_err(io)?);
     let mut sum = Fnv::new();
     let mut read = |buf: &mut [u8]| -> Result<(), TbError> {
         r.read_exact(buf).map_err(|_| bad("truncated checkpoint"))?;
@@ -125,5 +135,8 @@ pub(super) fn load(path: &Path, material: &Material, val: &[Vec<AtomicU8>; 2]) -
     if u64::from_le_bytes(tail) != expected {
         return Err(bad("checksum mismatch"));
     }
-    Ok(Some(stage))
+    if r.read(&mut tail).map_err(|_| bad("unreadable"))? != 0 {
+        return Err(bad("trailing bytes"));
+    }
+    Ok(stage)
 }

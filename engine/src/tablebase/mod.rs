@@ -42,6 +42,18 @@ pub fn check_file_bytes(bytes: &[u8], material: &Material, dtz: bool) -> Result<
     Ok(entries)
 }
 
+/// Reads `bytes` as a checkpoint of a generation of `material` (as a resumed generation does)
+/// and returns the ply it reached, or the chunk of the first pass: the door of the checkpoint
+/// fuzz target (`tests/fuzz`).
+pub fn check_checkpoint_bytes(bytes: &[u8], material: &Material) -> Result<(bool, u64), TbError> {
+    let n = file_entries(material);
+    let val = [0, 1].map(|_| (0..n).map(|_| std::sync::atomic::AtomicU8::new(0)).collect());
+    match checkpoint::read_from(bytes, "fuzz input", material, &val)? {
+        checkpoint::Stage::Init(chunk) => Ok((false, chunk as u64)),
+        checkpoint::Stage::Ply(d) => Ok((true, u64::from(d))),
+    }
+}
+
 /// The number of entries of each side in `material`'s table file.
 pub fn file_entries(material: &Material) -> usize {
     index::Layout::new(material).file_size()
