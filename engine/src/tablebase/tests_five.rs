@@ -337,7 +337,7 @@ fn a_five_man_table_agrees_with_its_moves() {
             if lines < 20 {
                 lines += 1;
                 // Down the table's line: each best move one ply nearer, a mate at the end.
-                let (mut q, mut plies) = (pos.clone(), p.plies.unwrap());
+                let (mut q, mut plies) = (pos, p.plies.unwrap());
                 while plies > 0 {
                     let moves = tb.probe_moves(&q).unwrap().unwrap();
                     q = q.after(moves[0].mv);
