@@ -81,6 +81,7 @@ put("network_file", "raw", b"\x00VORPALNN\x01\x00\x00\x00")
 
 put("tablebase_file", "rle", bytes([1 | 0x10]) + bytes([1, 0x80, 0, 0x80, 0]))
 put("tablebase_file", "raw", bytes([0]) + b"VORPALTB\x01\x00\x00\x00")
+put("tablebase_file", "checkpoint", bytes([9]) + bytes(64))
 
 nnue = root.parent / "shared" / "nnue-data" / "net1-selfplay-seed90001.bin"
 if nnue.exists():

@@ -126,15 +126,21 @@ fn unpack(data: &[u8], expected: usize) -> Option<Vec<u8>> {
     (out.len() == expected).then_some(out)
 }
 
+/// The header lines of a file.
+pub(super) fn header_text(material: &Material, entries: usize, metric: Metric) -> String {
+    let mut header = format!("material={material}\nrules={RULES}\nentries={entries}\n");
+    if let Some(m) = metric.header() {
+        header.push_str(&format!("metric={m}\n"));
+    }
+    header
+}
+
 /// Writes a table's two value arrays (file layout) to `path`; returns the bytes written.
 pub fn write(path: &Path, material: &Material, values: &[Vec<u8>; 2], metric: Metric) -> Result<u64, TbError> {
     let mut buf = Vec::new();
     buf.extend_from_slice(MAGIC);
     buf.extend_from_slice(&VERSION.to_le_bytes());
-    let mut header = format!("material={material}\nrules={RULES}\nentries={}\n", values[0].len());
-    if let Some(m) = metric.header() {
-        header.push_str(&format!("metric={m}\n"));
-    }
+    let header = header_text(material, values[0].len(), metric);
     buf.extend_from_slice(&(header.len() as u32).to_le_bytes());
     buf.extend_from_slice(header.as_bytes());
     for side in values {
@@ -188,6 +194,52 @@ pub fn decode(
     if checksum(body) != u64::from_le_bytes(tail.try_into().expect("8 bytes")) {
         return Err(bad("checksum mismatch (the file is damaged)"));
     }
+    let mut at = header_end(body, origin, material, entries, metric)?;
+    let mut sides = Vec::with_capacity(2);
+    for _ in 0..2 {
+        let code = *body.get(at).ok_or_else(|| bad("truncated"))?;
+        let len = body.get(at + 1..at + 9).ok_or_else(|| bad("truncated"))?;
+        let len = u64::from_le_bytes(len.try_into().expect("8 bytes")) as usize;
+        at += 9;
+        let data = body
+            .get(at..at.saturating_add(len))
+            .ok_or_else(|| bad("truncated data"))?;
+        at += len;
+        let values = match code {
+            0 if len == entries => data.to_vec(),
+            1 => unpack(data, entries).ok_or_else(|| bad("run-length data does not decode"))?,
+            _ => return Err(bad("unknown data encoding")),
+        };
+        sides.push(values);
+    }
+    if at != body.len() {
+        return Err(bad("trailing bytes"));
+    }
+    let black = sides.pop().expect("two sides");
+    let white = sides.pop().expect("two sides");
+    Ok([white, black])
+}
+
+/// Checks the magic, version and header at the start of `bytes` (a whole file, or its first
+/// bytes) and returns where the header ends: the first side's encoding byte.
+pub(super) fn header_end(
+    bytes: &[u8],
+    origin: &str,
+    material: &Material,
+    entries: usize,
+    metric: Metric,
+) -> Result<usize, TbError> {
+    let bad = |why: &str| TbError::Damaged(format!("{origin}: {why}"));
+    if bytes.len() < 16 || &bytes[..8] != MAGIC {
+        return Err(bad("not a Vorpal tablebase file"));
+    }
+    let version = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes"));
+    if version != VERSION {
+        return Err(TbError::Version(format!(
+            "{origin}: format version {version}, this program reads version {VERSION}; generate the table again"
+        )));
+    }
+    let body = bytes;
     let hlen = u32::from_le_bytes(body[12..16].try_into().expect("4 bytes")) as usize;
     let header = body.get(16..16 + hlen).ok_or_else(|| bad("truncated header"))?;
     let header = std::str::from_utf8(header).map_err(|_| bad("header is not text"))?;
@@ -218,30 +270,7 @@ pub fn decode(
     if field("entries") != Some(&entries.to_string()) {
         return Err(bad("wrong number of entries for this material"));
     }
-    let mut at = 16 + hlen;
-    let mut sides = Vec::with_capacity(2);
-    for _ in 0..2 {
-        let code = *body.get(at).ok_or_else(|| bad("truncated"))?;
-        let len = body.get(at + 1..at + 9).ok_or_else(|| bad("truncated"))?;
-        let len = u64::from_le_bytes(len.try_into().expect("8 bytes")) as usize;
-        at += 9;
-        let data = body
-            .get(at..at.saturating_add(len))
-            .ok_or_else(|| bad("truncated data"))?;
-        at += len;
-        let values = match code {
-            0 if len == entries => data.to_vec(),
-            1 => unpack(data, entries).ok_or_else(|| bad("run-length data does not decode"))?,
-            _ => return Err(bad("unknown data encoding")),
-        };
-        sides.push(values);
-    }
-    if at != body.len() {
-        return Err(bad("trailing bytes"));
-    }
-    let black = sides.pop().expect("two sides");
-    let white = sides.pop().expect("two sides");
-    Ok([white, black])
+    Ok(16 + hlen)
 }
 
 #[cfg(test)]

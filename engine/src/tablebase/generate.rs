@@ -16,9 +16,10 @@
 
 use super::file::{self, Metric};
 use super::index::Layout;
-use super::material::Material;
+use super::material::{Material, MAX_SET_MEN};
 use super::probe::{entry_of, Table, Tablebases};
 use super::setup::Setup;
+use super::stats::{DtzStats, GenStats, SideStats};
 use super::{TbError, DRAW, INVALID, MAX_PLIES};
 use crate::clock::Instant;
 use crate::types::Color;
@@ -26,53 +27,6 @@ use rayon::prelude::*;
 use std::path::Path;
 use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
 use std::sync::Arc;
-
-/// Counts of one side to move, over all positions (symmetric ones counted separately).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct SideStats {
-    /// Positions the side to move wins.
-    pub wins: u64,
-    /// Drawn positions.
-    pub draws: u64,
-    /// Positions the side to move loses.
-    pub losses: u64,
-    /// The longest win in plies (odd) and a position with it (pipe FEN).
-    pub longest_win: Option<(u32, String)>,
-    /// The longest loss in plies (even) and a position with it.
-    pub longest_loss: Option<(u32, String)>,
-}
-
-/// What one generation made.
-#[derive(Clone, Debug)]
-pub struct GenStats {
-    /// The material.
-    pub material: Material,
-    /// White to move, Black to move.
-    pub sides: [SideStats; 2],
-    /// Wall time in seconds.
-    pub seconds: f64,
-    /// Size of the file written.
-    pub file_bytes: u64,
-    /// Plies processed (the longest distance plus one).
-    pub rounds: u32,
-    /// For a material with mates beyond fifty moves: per side to move, the wins and losses by
-    /// the distance to the next zeroing move (also written as `<MATERIAL>.vtz`).
-    pub dtz: Option<[DtzStats; 2]>,
-}
-
-/// Counts of one side to move by the distance to the next capture, pawn move or mate.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct DtzStats {
-    /// Wins whose next zeroing move or mate the winner can force within 100 plies: wins under the
-    /// fifty-move rule from a clock at zero.
-    pub wins_within_fifty: u64,
-    /// Wins the defender can drag past 100 plies without a capture: draws under the rule.
-    pub wins_beyond_fifty: u64,
-    /// Losses the defender can drag past 100 plies (draws under the rule).
-    pub losses_beyond_fifty: u64,
-    /// The longest distance of a win in plies and a position with it.
-    pub longest_win: Option<(u32, String)>,
-}
 
 /// What one task of a round finds: positions decided now (side, index), and losses decided
 /// for a later distance (distance, side, index).
@@ -88,6 +42,7 @@ pub fn generate(material: &Material, tables: &Tablebases, progress: &mut dyn FnM
     if !material.is_canonical() {
         return Err(TbError::Generate(format!("{material}: name the stronger side first")));
     }
+    material.check_generable().map_err(TbError::Generate)?;
     let start = Instant::now();
     // Every table a capture or promotion leads to must exist.
     let mut subs: Vec<(Material, Arc<Table>)> = Vec::new();
@@ -100,6 +55,9 @@ pub fn generate(material: &Material, tables: &Tablebases, progress: &mut dyn FnM
                 )));
             }
         }
+    }
+    if material.men() > MAX_SET_MEN {
+        return super::large::generate(material, tables, &subs, progress);
     }
     let layout = Layout::new(material);
     let (gen_values, rounds) = retrograde(material, &layout, &subs, None, start, progress)?;

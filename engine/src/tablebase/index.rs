@@ -37,6 +37,20 @@ const fn triangle_slots() -> [u8; 64] {
 }
 const TRIANGLE: [u8; 64] = triangle_slots();
 
+/// The square of each triangle slot.
+const fn triangle_squares() -> [u8; 10] {
+    let mut t = [0u8; 10];
+    let mut q = 0;
+    while q < 64 {
+        if TRIANGLE[q] != u8::MAX {
+            t[TRIANGLE[q] as usize] = q as u8;
+        }
+        q += 1;
+    }
+    t
+}
+const TRIANGLE_SQUARES: [u8; 10] = triangle_squares();
+
 fn map_cells(s: &mut Setup, f: impl Fn(u8) -> u8) {
     for i in 0..s.men {
         let c = s.cells[i];
@@ -119,16 +133,53 @@ impl Layout {
     }
 
     /// The generation index of the file entry `f`.
+    #[inline(always)]
     pub fn file_to_gen(&self, f: usize) -> usize {
         if self.pawns {
             return f;
         }
         let (slot, rest) = (f / self.rest(), f % self.rest());
-        let k = TRIANGLE
-            .iter()
-            .position(|&t| t as usize == slot)
-            .expect("triangle slot");
+        let k = TRIANGLE_SQUARES[slot] as usize;
         ((k >> 3) * 4 + (k & 7)) * self.rest() + rest
+    }
+
+    /// The setup of file index `idx` with `stm` to move; `None` when another index stands for
+    /// it. Every file entry that decodes is its own representative. Validity is not checked.
+    #[inline(always)]
+    pub fn decode_file(&self, idx: usize, stm: Color) -> Option<Setup> {
+        self.decode_gen(self.file_to_gen(idx), stm)
+    }
+
+    /// For a pawnless file representative `s` (as [`Layout::file_index`] leaves it) whose white
+    /// king stands on the diagonal a1-h8: the index of its mirror image in that diagonal when
+    /// the image is another entry. Both entries stand for the same positions, so the
+    /// retrograde analysis in the file layout reaches both.
+    #[inline(always)]
+    pub fn diagonal_twin(&self, s: &Setup, idx: usize) -> Option<usize> {
+        let k = sq(s.cells[0]);
+        if self.pawns || k >> 3 != (k & 7) {
+            return None;
+        }
+        let mut t = *s;
+        map_cells(&mut t, |q| (q & 7) << 3 | q >> 3);
+        t.sort_twins();
+        let j = TRIANGLE[k as usize] as usize * self.rest() + self.rest_index(&t);
+        (j != idx).then_some(j)
+    }
+
+    /// How many positions (both boards, all reflections) the valid file entry `idx` stands
+    /// for: 4 with pawns, 16 without (8 with the white king on the diagonal, whose mirror
+    /// image has an entry of its own).
+    pub fn file_entry_positions(&self, idx: usize) -> u64 {
+        if self.pawns {
+            return 4;
+        }
+        let k = TRIANGLE_SQUARES[idx / self.rest()];
+        if k >> 3 == (k & 7) {
+            8
+        } else {
+            16
+        }
     }
 
     /// The setup of generation index `idx` with `stm` to move; `None` when its twins are not in

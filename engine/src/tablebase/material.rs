@@ -16,7 +16,11 @@ pub struct Material {
 }
 
 /// The most men (kings included) a table may hold.
-pub const MAX_MEN: usize = 4;
+pub const MAX_MEN: usize = 5;
+
+/// The most men of a complete set (`--all`) and of a table with pawns: five-man tables are
+/// made one pawnless material at a time ([`Material::check_generable`]).
+pub const MAX_SET_MEN: usize = 4;
 
 /// Strength order used in names and in the piece order of an index: Q R B N P.
 pub(crate) fn kind_rank(kind: PieceKind) -> u8 {
@@ -73,6 +77,17 @@ impl Material {
             return Err(format!("material {text:?}: {} men, tables go up to {MAX_MEN}", m.men()));
         }
         Ok(m)
+    }
+
+    /// Whether the generator can make this material's table: up to [`MAX_SET_MEN`] men, or
+    /// five men without pawns (a five-man table with pawns would need 32 king slots, 17 GB).
+    pub fn check_generable(&self) -> Result<(), String> {
+        if self.men() <= MAX_SET_MEN || (self.men() == MAX_MEN && !self.has_pawns()) {
+            return Ok(());
+        }
+        Err(format!(
+            "{self}: five-man tables with pawns are not made (only pawnless five-man tables; with pawns they go up to {MAX_SET_MEN} men)"
+        ))
     }
 
     /// Men on the board, kings included.
@@ -273,7 +288,11 @@ mod tests {
         assert_eq!(Material::parse("KNQvK").unwrap().to_string(), "KQNvK");
         assert!(Material::parse("KQK").is_err());
         assert!(Material::parse("KXvK").is_err());
-        assert!(Material::parse("KQRBvK").is_err());
+        assert!(Material::parse("KQRBvK").unwrap().check_generable().is_ok());
+        assert!(Material::parse("KQRBvKN").is_err());
+        assert!(Material::parse("KNNvKN").unwrap().check_generable().is_ok());
+        assert!(Material::parse("KRPvKN").unwrap().check_generable().is_err());
+        assert!(Material::parse("KRPvK").unwrap().check_generable().is_ok());
     }
 
     #[test]

@@ -1,4 +1,4 @@
-//! Alice endgame tablebases: every position of up to four men solved exactly by retrograde
+//! Alice endgame tablebases: every position of up to five men (five without pawns) solved exactly by retrograde
 //! analysis, for standard Alice without castling rights and with en passant off, ignoring the
 //! fifty-move rule (as problem solvers do).
 //!
@@ -9,19 +9,27 @@
 //! un-move generation), `index` (the symmetries and the index), `generate` (the retrograde
 //! analysis), `file` (the checksummed file format) and `probe`.
 
+mod checkpoint;
+mod disk;
 mod file;
 mod generate;
 mod index;
+mod large;
 mod material;
 mod probe;
 mod setup;
+mod stats;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_five;
+mod verify;
 
 pub use file::{file_name, RULES, VERSION};
-pub use generate::{generate, generate_all, DtzStats, GenStats, SideStats};
-pub use material::{Material, MAX_MEN};
+pub use generate::{generate, generate_all};
+pub use material::{Material, MAX_MEN, MAX_SET_MEN};
 pub use probe::{within_fifty_move_clock, MoveProbe, Probe, Tablebases, Wdl};
+pub use stats::{DtzStats, GenStats, SideStats};
 
 /// Checks the bytes of `material`'s table file (`dtz`: its distance-to-zeroing file) as the
 /// prober does when it loads one, and returns the number of entries of each side: the door of
@@ -32,6 +40,18 @@ pub fn check_file_bytes(bytes: &[u8], material: &Material, dtz: bool) -> Result<
     let [white, black] = file::decode(bytes, "fuzz input", material, entries, metric)?;
     debug_assert!(white.len() == entries && black.len() == entries);
     Ok(entries)
+}
+
+/// Reads `bytes` as a checkpoint of a generation of `material` (as a resumed generation does)
+/// and returns the ply it reached, or the chunk of the first pass: the door of the checkpoint
+/// fuzz target (`tests/fuzz`).
+pub fn check_checkpoint_bytes(bytes: &[u8], material: &Material) -> Result<(bool, u64), TbError> {
+    let n = file_entries(material);
+    let val = [0, 1].map(|_| (0..n).map(|_| std::sync::atomic::AtomicU8::new(0)).collect());
+    match checkpoint::read_from(bytes, "fuzz input", material, &val)? {
+        checkpoint::Stage::Init(chunk) => Ok((false, chunk as u64)),
+        checkpoint::Stage::Ply(d) => Ok((true, u64::from(d))),
+    }
 }
 
 /// The number of entries of each side in `material`'s table file.

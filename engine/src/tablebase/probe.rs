@@ -1,8 +1,9 @@
 //! Loading tables on demand and probing positions.
 
+use super::disk::{self, DiskTable};
 use super::file::{self, Metric};
 use super::index::Layout;
-use super::material::{Material, MAX_MEN};
+use super::material::{Material, MAX_MEN, MAX_SET_MEN};
 use super::setup::Setup;
 use super::{TbError, DRAW, INVALID};
 use crate::position::CastlingRights;
@@ -11,6 +12,7 @@ use crate::types::{BoardId, Color, Move, Piece, PieceKind};
 use crate::Position;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
 
 /// Win, draw or loss for the side to move.
@@ -95,17 +97,30 @@ pub struct MoveProbe {
     pub result: Probe,
 }
 
-/// One loaded table: its two value arrays (White, Black to move) in file layout.
+/// One loaded table: its two value arrays (White, Black to move) in file layout, in memory
+/// (up to four men) or read from the file entry by entry (five men).
 pub(crate) struct Table {
     layout: Layout,
-    values: [Vec<u8>; 2],
+    values: Values,
+}
+
+enum Values {
+    Memory([Vec<u8>; 2]),
+    Disk(DiskTable),
 }
 
 impl Table {
     pub(crate) fn new(material: &Material, values: [Vec<u8>; 2]) -> Table {
         Table {
             layout: Layout::new(material),
-            values,
+            values: Values::Memory(values),
+        }
+    }
+
+    pub(crate) fn on_disk(material: &Material, disk: DiskTable) -> Table {
+        Table {
+            layout: Layout::new(material),
+            values: Values::Disk(disk),
         }
     }
 
@@ -113,7 +128,10 @@ impl Table {
     #[inline(always)]
     pub(crate) fn entry(&self, s: &mut Setup) -> u8 {
         let i = self.layout.file_index(s);
-        self.values[s.stm.index()][i]
+        match &self.values {
+            Values::Memory(v) => v[s.stm.index()][i],
+            Values::Disk(d) => d.entry(s.stm.index(), i),
+        }
     }
 }
 
@@ -188,6 +206,9 @@ enum Slot {
 pub struct Tablebases {
     dir: PathBuf,
     tables: Mutex<HashMap<(Material, Metric), Slot>>,
+    /// Whether the directory holds a five-man table: without one, five-man positions are
+    /// answered at once, without a lookup per node.
+    five_men: AtomicBool,
 }
 
 impl std::fmt::Debug for Tablebases {
@@ -204,10 +225,14 @@ impl Tablebases {
         if !dir.is_dir() {
             return Err(TbError::Io(format!("{}: not a directory", dir.display())));
         }
-        Ok(Tablebases {
+        let tb = Tablebases {
             dir: dir.to_path_buf(),
             tables: Mutex::new(HashMap::new()),
-        })
+            five_men: AtomicBool::new(false),
+        };
+        let five = tb.available().iter().any(|m| m.men() > MAX_SET_MEN);
+        tb.five_men.store(five, Relaxed);
+        Ok(tb)
     }
 
     /// The directory.
@@ -233,6 +258,9 @@ impl Tablebases {
 
     /// Makes a freshly generated table available without reading it back.
     pub(crate) fn insert(&self, material: &Material, table: Table) {
+        if material.men() > MAX_SET_MEN {
+            self.five_men.store(true, Relaxed);
+        }
         self.lock()
             .insert((material.clone(), Metric::Dtm), Slot::Loaded(Arc::new(table)));
     }
@@ -266,6 +294,12 @@ impl Tablebases {
         let path = file::path_for(&self.dir, material, metric);
         let slot = if !path.exists() {
             Slot::Missing
+        } else if material.men() > MAX_SET_MEN {
+            let layout = Layout::new(material);
+            match DiskTable::open(&path, material, layout.file_size(), metric) {
+                Ok(d) => Slot::Loaded(Arc::new(Table::on_disk(material, d))),
+                Err(e) => Slot::Failed(e),
+            }
         } else {
             let layout = Layout::new(material);
             match file::read(&path, material, layout.file_size(), metric) {
@@ -282,9 +316,20 @@ impl Tablebases {
         result
     }
 
-    /// Whether the table of the canonical `material` is present and sound (loading it).
+    /// Whether the table of the canonical `material` is present and sound (loading it; a
+    /// five-man file, read entry by entry when probed, is read whole here for its checksum).
     pub fn check(&self, material: &Material) -> Result<bool, TbError> {
-        Ok(self.table(material)?.is_some())
+        if self.table(material)?.is_none() {
+            return Ok(false);
+        }
+        if material.men() > MAX_SET_MEN && !disk::checksum_ok(&file::path_in(&self.dir, material))? {
+            let path = file::path_in(&self.dir, material);
+            return Err(TbError::Damaged(format!(
+                "{}: checksum mismatch (the file is damaged)",
+                path.display()
+            )));
+        }
+        Ok(true)
     }
 
     /// The canonical material of `pos` when it has at most [`MAX_MEN`] men.
@@ -302,6 +347,9 @@ impl Tablebases {
     }
 
     pub(crate) fn entry(&self, s: &Setup) -> Result<Option<u8>, TbError> {
+        if s.men > MAX_SET_MEN && !self.five_men.load(Relaxed) {
+            return Ok(None);
+        }
         entry_of(s, &mut |m| self.table(m))
     }
 
@@ -323,6 +371,9 @@ impl Tablebases {
         let Some(s) = setup_of(pos)? else {
             return Ok(None);
         };
+        if s.men > MAX_SET_MEN && !self.five_men.load(Relaxed) {
+            return Ok(None);
+        }
         let entry = entry_of(&s, &mut |m| self.table_of(m, Metric::Dtz))?;
         Ok(entry.and_then(|v| Probe::from_entry(v).plies))
     }

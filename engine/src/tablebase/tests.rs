@@ -12,7 +12,7 @@ use std::collections::BTreeSet;
 use std::path::PathBuf;
 
 /// A small deterministic generator (xorshift).
-pub(crate) struct Rng(u64);
+pub(crate) struct Rng(pub u64);
 
 impl Rng {
     pub fn next(&mut self) -> u64 {

@@ -4,7 +4,7 @@
 use crate::arg_values::{in_range, positive_count};
 use clap::ArgAction;
 use std::path::PathBuf;
-use vorpal_engine::tablebase::{Material, MAX_MEN};
+use vorpal_engine::tablebase::{Material, MAX_SET_MEN};
 
 const AFTER_HELP: &str = "\
 The tables are for standard Alice without castling rights and with en passant off; the
@@ -31,7 +31,8 @@ pub(super) enum TbCommand {
 #[command(after_help = AFTER_HELP, args_override_self = true)]
 #[command(group = clap::ArgGroup::new("tables").args(["materials", "all"]).multiple(true).required(true))]
 pub struct GenerateArgs {
-    /// A material named as in chess, stronger side first: KQvK, KRvKN, KQvKP
+    /// A material named as in chess, stronger side first: KQvK, KRvKN, KQvKP; up to four
+    /// men, or five without pawns (KNNvKN: 5.4 GB of memory and disk, hours)
     #[arg(value_name = "MATERIAL", value_parser = material)]
     pub(super) materials: Vec<Material>,
     /// Every material of 3 to N men (N = 3 or 4)
@@ -92,7 +93,7 @@ fn material(text: &str) -> Result<Material, String> {
 
 /// The number of men of `--all`.
 fn men(text: &str) -> Result<usize, String> {
-    in_range(3, MAX_MEN as u64)(text).map(|n| n as usize)
+    in_range(3, MAX_SET_MEN as u64)(text).map(|n| n as usize)
 }
 
 #[cfg(test)]

@@ -53,6 +53,11 @@ fn run_plan(args: &Args, dir: &std::path::Path) -> i32 {
         }
     };
     let list = plan(args);
+    // Refused before any work: what the generator cannot make (five men with pawns).
+    if let Some(e) = list.iter().find_map(|m| m.check_generable().err()) {
+        to_stderr(&format!("error: {e}\n"));
+        return status::ERROR_LINE;
+    }
     // Tables already present and sound are kept (unless --force).
     let todo: Vec<Material> = list
         .into_iter()

@@ -4,7 +4,7 @@ use super::args::ProbeArgs;
 use crate::status;
 use crate::uci::output::{to_stderr, to_stdout};
 use serde_json::{json, Value};
-use vorpal_engine::tablebase::{within_fifty_move_clock, Probe, Tablebases, Wdl};
+use vorpal_engine::tablebase::{within_fifty_move_clock, Probe, Tablebases, Wdl, MAX_MEN};
 use vorpal_engine::{Position, Rules};
 
 /// "win, mate in 3", "loss, mated in 2", "loss, mated", "draw".
@@ -56,7 +56,7 @@ pub fn run(args: ProbeArgs) -> i32 {
     };
     let Some(material) = Tablebases::material_of(&pos) else {
         return fail(format!(
-            "the position has {} men; the tables hold up to 4",
+            "the position has {} men; the tables hold up to {MAX_MEN}",
             pos.piece_count()
         ));
     };

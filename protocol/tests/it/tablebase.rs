@@ -122,7 +122,11 @@ fn probe_prints_the_value_and_every_move() {
         draw.stdout
     );
     // Too many men, a bad FEN, a missing directory: errors, status 1.
-    for fen in ["8/8/8/8/8/8/PPP5/K6k w - - 0 1", "not a fen"] {
+    for fen in [
+        "8/8/8/8/8/8/PPPP4/K6k w - - 0 1",
+        "8/8/8/8/8/8/PPP5/K6k w - - 0 1",
+        "not a fen",
+    ] {
         let r = run_cli(&["tb", "probe", "--dir", dir.to_str().unwrap(), "--fen", fen], LONG);
         assert_eq!(r.status.code(), Some(1), "{fen}: {}", r.stderr);
         assert!(r.stderr.starts_with("error: "), "{}", r.stderr);
@@ -130,6 +134,16 @@ fn probe_prints_the_value_and_every_move() {
     let r = run_cli(&["tb", "probe", "--dir", "/nonexistent/tables", "--fen", fen], LONG);
     assert_eq!(r.status.code(), Some(1));
     let r = run_cli(&["tb", "generate", "KXvK", "--dir", dir.to_str().unwrap()], LONG);
+    assert_eq!(r.status.code(), Some(2), "{}", r.stderr);
+    // Five men with pawns are refused before any work (pawnless five-man tables are made).
+    let r = run_cli(&["tb", "generate", "KRPvKN", "--dir", dir.to_str().unwrap()], LONG);
+    assert_eq!(r.status.code(), Some(1), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("five-man tables with pawns are not made"),
+        "{}",
+        r.stderr
+    );
+    let r = run_cli(&["tb", "generate", "--all", "5", "--dir", dir.to_str().unwrap()], LONG);
     assert_eq!(r.status.code(), Some(2), "{}", r.stderr);
     std::fs::remove_dir_all(&dir).unwrap();
 }
