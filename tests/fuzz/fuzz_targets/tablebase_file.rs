@@ -19,7 +19,10 @@ fuzz_target!(|data: &[u8]| {
     let mut bytes = Vec::new();
     if mode & 8 == 8 {
         if mode & 1 == 1 {
-            let header = format!("material={material}\nentries={}\nstage=ply 3\n", file_entries(&material));
+            let header = format!(
+                "material={material}\nentries={}\nstage=ply 3\n",
+                file_entries(&material)
+            );
             bytes.extend_from_slice(b"VORPALCK");
             bytes.extend_from_slice(&(header.len() as u32).to_le_bytes());
             bytes.extend_from_slice(header.as_bytes());
