@@ -68,26 +68,9 @@ pub(crate) fn child(pos: &Position, mv: Move) -> Position {
 }
 
 /// The move of `moves` that plays the same piece between the same cells as `mv` (a threat
-/// stays the same threat when the defence has removed or added the piece on its target, so
-/// the capture flag is not compared).
+/// stays the same threat when the defence has removed or added the piece on its target).
 fn same_move_in(moves: &[Move], mv: Move) -> Option<Move> {
-    moves.iter().copied().find(|m| {
-        (
-            m.from(),
-            m.to(),
-            m.from_board(),
-            m.to_board(),
-            m.promotion(),
-            m.is_castle(),
-        ) == (
-            mv.from(),
-            mv.to(),
-            mv.from_board(),
-            mv.to_board(),
-            mv.promotion(),
-            mv.is_castle(),
-        )
-    })
+    moves.iter().copied().find(|m| m.same_play(mv))
 }
 
 /// One thread's prover.

@@ -135,6 +135,23 @@ impl Move {
         matches!(self.kind(), MoveKind::Castle)
     }
 
+    /// True when `other` plays the same piece between the same cells (squares and boards, the
+    /// same promotion or castling), whether or not either captures: a threat stays the same
+    /// threat when a defence has put a piece on its target or taken one from it.
+    pub fn same_play(self, other: Move) -> bool {
+        let key = |m: Move| {
+            (
+                m.from(),
+                m.to(),
+                m.from_board(),
+                m.to_board(),
+                m.promotion(),
+                m.is_castle(),
+            )
+        };
+        key(self) == key(other)
+    }
+
     /// The promotion move kind for a piece kind.
     pub const fn promo_kind(kind: PieceKind) -> MoveKind {
         match kind {

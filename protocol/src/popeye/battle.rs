@@ -1,9 +1,8 @@
 //! The attacker's winning moves as `PostKeyPlay` and `SetPlay` show them: from a position
-//! with the attacker to move, the moves that win within n moves, the shortest such length,
-//! and whether two moves are the same one (capture or not).
+//! with the attacker to move, the moves that win within n moves and the shortest such length.
 
 use vorpal_engine::solve::{solve, AttackLine, Solution, SolveControl, SolveOptions, Stipulation};
-use vorpal_engine::{Move, Position};
+use vorpal_engine::Position;
 
 /// The attacker's moves that reach the goal within `moves` from `pos` (the attacker to move),
 /// with their play as `options` asks for it.
@@ -33,20 +32,4 @@ pub fn shortest(
         let lines = wins(pos, stipulation, s, options, control);
         (!lines.is_empty()).then_some((s, lines))
     })
-}
-
-/// The same move, whether or not it captures (a threat stays the threat when the defence has
-/// put a piece on its target).
-pub fn same_move(a: Move, b: Move) -> bool {
-    let key = |m: Move| {
-        (
-            m.from(),
-            m.to(),
-            m.from_board(),
-            m.to_board(),
-            m.promotion(),
-            m.is_castle(),
-        )
-    };
-    key(a) == key(b)
 }

@@ -4,7 +4,7 @@
 //! the threats, with the attacker's shortest winning continuations and their play, or
 //! `refutes.`.
 
-use super::battle::{same_move, shortest, wins};
+use super::battle::{shortest, wins};
 use super::notation::popeye_move;
 use crate::solve::text::attack_lines_in;
 use vorpal_engine::solve::{SolveControl, SolveOptions, Stipulation};
@@ -48,7 +48,7 @@ pub fn post_key_play(
             let still = wins(&r, stipulation, *t, &options, control);
             let holds = threat_lines
                 .iter()
-                .all(|threat| still.iter().any(|w| same_move(w.mv, threat.mv)));
+                .all(|threat| still.iter().any(|w| w.mv.same_play(threat.mv)));
             if holds && s >= t {
                 continue;
             }
