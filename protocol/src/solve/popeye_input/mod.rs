@@ -107,7 +107,7 @@ impl<'a> Reader<'a> {
         };
         while let Some(w) = self.peek().cloned() {
             let Some(kw) = keyword(w.text) else {
-                return Err(InputError::new(w.line, w.text, "unknown keyword"));
+                return Err(w.error("unknown keyword"));
             };
             match kw {
                 Keyword::Next | Keyword::End => return Ok(problem),
@@ -140,9 +140,7 @@ impl<'a> Reader<'a> {
                 }
                 Keyword::Stipulation => {
                     self.at += 1;
-                    let arg = self
-                        .argument()
-                        .ok_or_else(|| InputError::new(w.line, w.text, "the stipulation is missing"))?;
+                    let arg = self.argument().ok_or_else(|| w.error("the stipulation is missing"))?;
                     // Popeye's `~n`, `h~n` and `ser-~n`: any move (Olive's legal-moves
                     // buttons), read as the mate stipulation of that play and length; the
                     // text tells it apart.
@@ -176,11 +174,7 @@ impl<'a> Reader<'a> {
                     // twin a), and the later twins start from the diagram again.
                     self.at += 1;
                     if !problem.twins.is_empty() || problem.zero {
-                        return Err(InputError::new(
-                            w.line,
-                            w.text,
-                            "zeroposition must come before the twins",
-                        ));
+                        return Err(w.error("zeroposition must come before the twins"));
                     }
                     let twin = self.twin(&w)?;
                     problem.twins.push(twin);
@@ -205,14 +199,10 @@ impl<'a> Reader<'a> {
             } else if lower == "aliceb" {
                 board = BoardId::B;
             } else if abbreviates(&lower, "neutral") {
-                return Err(InputError::new(w.line, w.text, "neutral pieces are not supported"));
+                return Err(w.error("neutral pieces are not supported"));
             } else {
                 let Some(color) = color else {
-                    return Err(InputError::new(
-                        w.line,
-                        w.text,
-                        "a piece needs a colour first (white or black)",
-                    ));
+                    return Err(w.error("a piece needs a colour first (white or black)"));
                 };
                 for placed in piece_list(&w, color, board)? {
                     place(pieces, placed, &w)?;
@@ -227,18 +217,14 @@ impl<'a> Reader<'a> {
         while let Some(w) = self.argument() {
             let lower = w.text.to_ascii_lowercase();
             if lower != "alice" && lower != "alicechess" {
-                return Err(InputError::new(w.line, w.text, "unsupported condition (only alice)"));
+                return Err(w.error("unsupported condition (only alice)"));
             }
             any = true;
         }
         if any {
             Ok(())
         } else {
-            Err(InputError::new(
-                keyword_word.line,
-                keyword_word.text,
-                "the condition is missing",
-            ))
+            Err(keyword_word.error("the condition is missing"))
         }
     }
 
@@ -251,10 +237,8 @@ impl<'a> Reader<'a> {
         };
         match self.peek().cloned() {
             Some(w) if is_alice(w.text) => {}
-            Some(w) if keyword(w.text).is_none() => {
-                return Err(InputError::new(w.line, w.text, "unsupported condition (only alice)"))
-            }
-            _ => return Err(InputError::new(twin.line, twin.text, "the condition is missing")),
+            Some(w) if keyword(w.text).is_none() => return Err(w.error("unsupported condition (only alice)")),
+            _ => return Err(twin.error("the condition is missing")),
         }
         while self.peek().is_some_and(|w| is_alice(w.text)) {
             self.at += 1;
@@ -291,11 +275,9 @@ impl<'a> Reader<'a> {
                         passed
                     }
                     _ => {
-                        return Err(InputError::new(
-                            w.line,
-                            w.text,
-                            "en passant takes the departure, passed and arrival squares of a double step",
-                        ))
+                        return Err(
+                            w.error("en passant takes the departure, passed and arrival squares of a double step")
+                        )
                     }
                 };
                 options.en_passant = Some(passed);
@@ -323,11 +305,7 @@ impl<'a> Reader<'a> {
         if any {
             Ok(())
         } else {
-            Err(InputError::new(
-                keyword_word.line,
-                keyword_word.text,
-                "the option is missing",
-            ))
+            Err(keyword_word.error("the option is missing"))
         }
     }
 
@@ -343,11 +321,7 @@ impl<'a> Reader<'a> {
             }
         }
         if squares.is_empty() {
-            return Err(InputError::new(
-                option.line,
-                option.text,
-                "squares expected after this option",
-            ));
+            return Err(option.error("squares expected after this option"));
         }
         Ok(squares)
     }
@@ -360,24 +334,22 @@ impl<'a> Reader<'a> {
     fn bounded_argument(&mut self, option: &Word, min: u64) -> Result<u64, InputError> {
         let w = self
             .argument()
-            .ok_or_else(|| InputError::new(option.line, option.text, "a number expected after this option"))?;
+            .ok_or_else(|| option.error("a number expected after this option"))?;
         w.text.parse::<u64>().ok().filter(|&n| n >= min).ok_or_else(|| {
             let expected = if min > 0 {
                 "a positive number expected"
             } else {
                 "a number expected"
             };
-            InputError::new(w.line, w.text, expected)
+            w.error(expected)
         })
     }
 
     fn square(&mut self, twin: &Word) -> Result<Square, InputError> {
-        let w = self
-            .next()
-            .ok_or_else(|| InputError::new(twin.line, twin.text, "a square expected"))?;
+        let w = self.next().ok_or_else(|| twin.error("a square expected"))?;
         Square::parse(&w.text.to_ascii_lowercase())
             .filter(|_| w.text.len() == 2)
-            .ok_or_else(|| InputError::new(w.line, w.text, "a square expected"))
+            .ok_or_else(|| w.error("a square expected"))
     }
 
     fn twin(&mut self, keyword_word: &Word) -> Result<Twin, InputError> {
@@ -405,40 +377,30 @@ impl<'a> Reader<'a> {
                 twin.ops.extend(self.twin_add(&w)?);
             } else if abbreviates(&lower, "stipulation") {
                 self.at += 1;
-                let arg = self
-                    .next()
-                    .ok_or_else(|| InputError::new(w.line, w.text, "the stipulation is missing"))?;
+                let arg = self.next().ok_or_else(|| w.error("the stipulation is missing"))?;
                 twin.ops
                     .push(TwinOp::Stipulation(stipulation(&arg)?, arg.text.to_string()));
             } else if abbreviates(&lower, "rotate") {
                 self.at += 1;
-                let arg = self
-                    .next()
-                    .ok_or_else(|| InputError::new(w.line, w.text, "90, 180 or 270 expected"))?;
+                let arg = self.next().ok_or_else(|| w.error("90, 180 or 270 expected"))?;
                 let t = match arg.text {
                     "90" => Transform::Rotate90,
                     "180" => Transform::Rotate180,
                     "270" => Transform::Rotate270,
-                    _ => return Err(InputError::new(arg.line, arg.text, "90, 180 or 270 expected")),
+                    _ => return Err(arg.error("90, 180 or 270 expected")),
                 };
                 twin.ops.push(TwinOp::Transform(t));
             } else if abbreviates(&lower, "mirror") {
                 self.at += 1;
-                let arg = self.next().ok_or_else(|| {
-                    InputError::new(w.line, w.text, "a1<-->h1, a1<-->a8, a1<-->h8 or a8<-->h1 expected")
-                })?;
+                let arg = self
+                    .next()
+                    .ok_or_else(|| w.error("a1<-->h1, a1<-->a8, a1<-->h8 or a8<-->h1 expected"))?;
                 let t = match arg.text.to_ascii_lowercase().as_str() {
                     "a1<-->h1" => Transform::MirrorFiles,
                     "a1<-->a8" => Transform::MirrorRanks,
                     "a1<-->h8" => Transform::MirrorA1H8,
                     "a8<-->h1" => Transform::MirrorA8H1,
-                    _ => {
-                        return Err(InputError::new(
-                            arg.line,
-                            arg.text,
-                            "a1<-->h1, a1<-->a8, a1<-->h8 or a8<-->h1 expected",
-                        ))
-                    }
+                    _ => return Err(arg.error("a1<-->h1, a1<-->a8, a1<-->h8 or a8<-->h1 expected")),
                 };
                 twin.ops.push(TwinOp::Transform(t));
             } else if abbreviates(&lower, "shift") {
@@ -461,24 +423,18 @@ impl<'a> Reader<'a> {
             } else if keyword(w.text).is_some() {
                 break;
             } else {
-                return Err(InputError::new(w.line, w.text, "unknown twin change"));
+                return Err(w.error("unknown twin change"));
             }
         }
         if twin.ops.is_empty() {
-            return Err(InputError::new(
-                keyword_word.line,
-                keyword_word.text,
-                "the twin changes nothing",
-            ));
+            return Err(keyword_word.error("the twin changes nothing"));
         }
         Ok(twin)
     }
 
     /// A piece letter (`K Q R B S P`, Popeye's `S` for the knight).
     fn piece_kind(&mut self, twin: &Word) -> Result<PieceKind, InputError> {
-        let w = self
-            .next()
-            .ok_or_else(|| InputError::new(twin.line, twin.text, "a piece letter expected"))?;
+        let w = self.next().ok_or_else(|| twin.error("a piece letter expected"))?;
         match w.text.to_ascii_uppercase().as_str() {
             "K" => Ok(PieceKind::King),
             "Q" => Ok(PieceKind::Queen),
@@ -486,23 +442,19 @@ impl<'a> Reader<'a> {
             "B" => Ok(PieceKind::Bishop),
             "S" => Ok(PieceKind::Knight),
             "P" => Ok(PieceKind::Pawn),
-            _ => Err(InputError::new(w.line, w.text, "a piece letter (K Q R B S P) expected")),
+            _ => Err(w.error("a piece letter (K Q R B S P) expected")),
         }
     }
 
     fn twin_add(&mut self, add: &Word) -> Result<Vec<TwinOp>, InputError> {
-        let colour = self
-            .next()
-            .ok_or_else(|| InputError::new(add.line, add.text, "a colour expected"))?;
+        let colour = self.next().ok_or_else(|| add.error("a colour expected"))?;
         let color = match colour.text.to_ascii_lowercase() {
             c if abbreviates(&c, "white") => Color::White,
             c if abbreviates(&c, "black") => Color::Black,
-            _ => return Err(InputError::new(colour.line, colour.text, "white or black expected")),
+            _ => return Err(colour.error("white or black expected")),
         };
         let mut board = BoardId::A;
-        let mut spec = self
-            .next()
-            .ok_or_else(|| InputError::new(add.line, add.text, "a piece expected"))?;
+        let mut spec = self.next().ok_or_else(|| add.error("a piece expected"))?;
         match spec.text.to_ascii_lowercase().as_str() {
             "aliceb" | "alicea" => {
                 board = if spec.text.eq_ignore_ascii_case("aliceb") {
@@ -510,9 +462,7 @@ impl<'a> Reader<'a> {
                 } else {
                     BoardId::A
                 };
-                spec = self
-                    .next()
-                    .ok_or_else(|| InputError::new(add.line, add.text, "a piece expected"))?;
+                spec = self.next().ok_or_else(|| add.error("a piece expected"))?;
             }
             _ => {}
         }

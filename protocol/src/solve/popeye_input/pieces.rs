@@ -8,9 +8,7 @@ use vorpal_engine::solve::Stipulation;
 use vorpal_engine::{BoardId, Color, Piece, PieceKind, Square};
 
 pub(super) fn stipulation(w: &Word) -> Result<Stipulation, InputError> {
-    w.text
-        .parse()
-        .map_err(|e: StipulationError| InputError::new(w.line, w.text, e.0))
+    w.text.parse().map_err(|e: StipulationError| w.error(e.0))
 }
 
 /// `a1b2c3` as squares.
@@ -36,23 +34,11 @@ pub(super) fn piece_list(w: &Word, color: Color, board: BoardId) -> Result<Vec<P
         Some('B') => PieceKind::Bishop,
         Some('S') => PieceKind::Knight,
         Some('P') => PieceKind::Pawn,
-        Some('N') => {
-            return Err(InputError::new(
-                w.line,
-                w.text,
-                "unknown piece 'N' (Popeye's N is the nightrider; write S for the knight)",
-            ))
-        }
-        _ => {
-            return Err(InputError::new(
-                w.line,
-                w.text,
-                "unknown piece (expected K, Q, R, B, S or P)",
-            ))
-        }
+        Some('N') => return Err(w.error("unknown piece 'N' (Popeye's N is the nightrider; write S for the knight)")),
+        _ => return Err(w.error("unknown piece (expected K, Q, R, B, S or P)")),
     };
-    let squares = square_list(chars.as_str())
-        .ok_or_else(|| InputError::new(w.line, w.text, "a piece letter and squares expected (e.g. Rh1a8)"))?;
+    let squares =
+        square_list(chars.as_str()).ok_or_else(|| w.error("a piece letter and squares expected (e.g. Rh1a8)"))?;
     Ok(squares
         .into_iter()
         .map(|square| Placed {
@@ -72,13 +58,13 @@ pub(super) fn place(pieces: &mut Vec<Placed>, placed: Placed, w: &Word) -> Resul
         } else {
             format!("square {} is occupied on both boards", placed.square)
         };
-        return Err(InputError::new(w.line, w.text, message));
+        return Err(w.error(message));
     }
     if placed.piece.kind() == PieceKind::King && pieces.iter().any(|p| p.piece == placed.piece) {
-        return Err(InputError::new(w.line, w.text, "a second king of the same colour"));
+        return Err(w.error("a second king of the same colour"));
     }
     if placed.piece.kind() == PieceKind::Pawn && matches!(placed.square.rank(), 0 | 7) {
-        return Err(InputError::new(w.line, w.text, "a pawn on the first or last rank"));
+        return Err(w.error("a pawn on the first or last rank"));
     }
     pieces.push(placed);
     Ok(())

@@ -2,6 +2,7 @@
 //! letters or more) and the input split into words with their lines.
 
 pub(super) use crate::solve::extras::abbreviates;
+use crate::solve::problem::InputError;
 
 /// The top-level keywords.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
@@ -55,6 +56,13 @@ pub(super) struct Word<'a> {
     pub(super) line: usize,
     /// The rest of the line after this word (for `author` and friends).
     pub(super) rest: &'a str,
+}
+
+impl Word<'_> {
+    /// An input error about this word.
+    pub(super) fn error(&self, message: impl Into<String>) -> InputError {
+        InputError::new(self.line, self.text, message)
+    }
 }
 
 pub(super) fn words(input: &str) -> Vec<Word<'_>> {
