@@ -195,35 +195,34 @@ impl Solver<'_> {
             .reduce(|| (0, false), |a, b| (a.0 + b.0, a.1 || b.1))
     }
 
+    /// Calls `f` with every entry (side, index) of a position one move before the decided
+    /// entry `idx` of `side` (un-moves without captures or promotions: those lead into other
+    /// tables).
+    fn predecessors(&self, side: usize, idx: usize, mut f: impl FnMut(usize, usize)) {
+        let s = self
+            .layout
+            .decode_file(idx, color(side))
+            .expect("decided entries are positions");
+        s.for_each_unmove(false, true, |pred| self.entries_of(pred, &mut f));
+    }
+
     /// Ply `d`: returns the entries of value `d + 1` and whether any has a later value.
     fn ply(&self, d: u32) -> (u64, bool) {
         let target = (d + 1) as u8;
         if d.is_multiple_of(2) {
             let win = (d + 2) as u8;
             return self.scan(target, &|side, idx| {
-                let s = self
-                    .layout
-                    .decode_file(idx, color(side))
-                    .expect("decided entries are positions");
-                s.for_each_unmove(false, true, |pred| {
-                    self.entries_of(pred, |ps, j| {
-                        let _ = self.val[ps][j].fetch_update(Relaxed, Relaxed, |v| {
-                            let longer_win = v != INVALID && v > win && v.is_multiple_of(2);
-                            (v == DRAW || longer_win).then_some(win)
-                        });
+                self.predecessors(side, idx, |ps, j| {
+                    let _ = self.val[ps][j].fetch_update(Relaxed, Relaxed, |v| {
+                        let longer_win = v != INVALID && v > win && v.is_multiple_of(2);
+                        (v == DRAW || longer_win).then_some(win)
                     });
                 });
             });
         }
         let found = self.scan(target, &|side, idx| {
-            let s = self
-                .layout
-                .decode_file(idx, color(side))
-                .expect("decided entries are positions");
-            s.for_each_unmove(false, true, |pred| {
-                self.entries_of(pred, |ps, j| {
-                    let _ = self.val[ps][j].compare_exchange(DRAW, CANDIDATE, Relaxed, Relaxed);
-                });
+            self.predecessors(side, idx, |ps, j| {
+                let _ = self.val[ps][j].compare_exchange(DRAW, CANDIDATE, Relaxed, Relaxed);
             });
         });
         if found.0 == 0 {
