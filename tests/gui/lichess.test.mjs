@@ -8,7 +8,7 @@ import { test as nodeTest } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { guiFixture } from './launch.mjs';
-import { ready, closePage } from './page.mjs';
+import { ready, closePage, inView } from './page.mjs';
 
 const BIN = process.env.VORPAL_BIN;
 const SHOTS = process.env.SCREENSHOT_DIR || '/tmp/vorpal-gui-shots';
@@ -88,15 +88,6 @@ test('a 48-man FEN is refused with the reason at 1400x900 and 390x844; the game 
   }
 });
 
-/** The box of `selector`, asserted inside the w x h window with the page not scrolled. */
-async function inView(page, selector, w, h) {
-  const box = await page.locator(selector).first().boundingBox();
-  assert.ok(box, `${selector} is shown at ${w}x${h}`);
-  assert.deepEqual(await page.evaluate(() => [window.scrollX, window.scrollY]), [0, 0], 'the page is not scrolled');
-  assert.ok(box.x >= 0 && box.y >= 0 && box.x + box.width <= w + 0.5 && box.y + box.height <= h + 0.5,
-    `${selector} at ${JSON.stringify(box)} is outside the ${w}x${h} window`);
-  return box;
-}
 
 const GAME = '[White "Alice"]\n[Black "Red Queen"]\n\n1. e4 {[%clk 0:05:00] [%cal Gd2d4]} d5 {[%clk 0:04:59]} 2. Be2 Nf6 *';
 

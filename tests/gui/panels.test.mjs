@@ -8,7 +8,7 @@ import { test as nodeTest } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { guiFixture } from './launch.mjs';
-import { ready, cell, clickMove, moveCount, closePage } from './page.mjs';
+import { ready, cell, clickMove, moveCount, closePage, inView } from './page.mjs';
 
 const BIN = process.env.VORPAL_BIN;
 const SHOTS = process.env.SCREENSHOT_DIR || '/tmp/vorpal-gui-shots';
@@ -26,15 +26,6 @@ async function openPage(w, h) {
   return page;
 }
 
-/** The box of `selector`, asserted inside the w x h window with the page not scrolled. */
-async function inView(page, selector, w, h) {
-  const box = await page.locator(selector).first().boundingBox();
-  assert.ok(box, `${selector} is shown at ${w}x${h}`);
-  assert.deepEqual(await page.evaluate(() => [window.scrollX, window.scrollY]), [0, 0], 'the page is not scrolled');
-  assert.ok(box.x >= 0 && box.y >= 0 && box.x + box.width <= w + 0.5 && box.y + box.height <= h + 0.5,
-    `${selector} at ${JSON.stringify(box)} is outside the ${w}x${h} window`);
-  return box;
-}
 
 test('a refused move\'s reason is in the status line, in view without scrolling, at 390x844, 844x390, 1024x700 and 1400x900', async () => {
   for (const [w, h] of [[390, 844], [844, 390], [1024, 700], [1400, 900]]) {

@@ -9,7 +9,7 @@ import { readFileSync, mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { launchChromium, startGui } from './launch.mjs';
-import { cell, ready, clickMove, moveCount, closePage, openSetup } from './page.mjs';
+import { cell, ready, clickMove, moveCount, closePage, openSetup, inView } from './page.mjs';
 
 const BIN = process.env.VORPAL_BIN;
 const SHOTS = process.env.SCREENSHOT_DIR || '/tmp/vorpal-gui-shots';
@@ -304,16 +304,6 @@ test('a finished game against the engine: banner with Rematch and Analyse', asyn
   await closePage(page);
 });
 
-/** The bounding box of `selector`, checked to lie inside a `w`x`h` window without scrolling. */
-async function inView(page, selector, w, h) {
-  const box = await page.locator(selector).boundingBox();
-  assert.ok(box, `${selector} is shown`);
-  const scrolled = await page.evaluate(() => [window.scrollX, window.scrollY]);
-  assert.deepEqual(scrolled, [0, 0], 'the page is not scrolled');
-  assert.ok(box.x >= 0 && box.y >= 0 && box.x + box.width <= w + 0.5 && box.y + box.height <= h + 0.5,
-    `${selector} at ${JSON.stringify(box)} is outside the ${w}x${h} window`);
-  return box;
-}
 
 test('phone 390x844: boards, status, last move and best line on one screen; a game played by taps', async () => {
   const context = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, bypassCSP: true });
