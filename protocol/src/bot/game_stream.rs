@@ -71,7 +71,7 @@ pub(super) fn read_stream(api: &Api, id: &str, tx: &Sender<Msg>, done: &AtomicBo
         };
         if !done.load(Ordering::SeqCst) {
             let wait = backoff.next_wait(None);
-            log::info!("game {id}: stream {why}; reconnecting in {} ms", wait.as_millis());
+            log::info!("game {id}: stream: {why}; reconnecting in {} ms", wait.as_millis());
             if tx.send(Msg::Lost(why)).is_err() {
                 return;
             }
