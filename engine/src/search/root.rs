@@ -238,7 +238,7 @@ impl Searcher {
             let copy_makes = shared.copy_makes.load(Ordering::Relaxed);
             self.copy_makes += copy_makes;
         }
-        skill.conclude(&pos, &root_moves, multipv, result, nodes)
+        skill.conclude(&pos, &self.tt, &root_moves, multipv, result, nodes)
     }
 }
 

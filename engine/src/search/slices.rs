@@ -106,6 +106,7 @@ impl Searcher {
         } = &**run;
         let result = prepared.skill.conclude(
             &prepared.pos,
+            &self.tt,
             &prepared.root_moves,
             prepared.multipv,
             deepening.completed,

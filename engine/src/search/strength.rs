@@ -5,6 +5,7 @@
 
 use super::report::{Score, SearchResult};
 use super::thread::RootMove;
+use super::tt::TranspositionTable;
 use crate::types::Move;
 
 /// Lowest and highest `UCI_Elo` accepted.
@@ -51,10 +52,12 @@ impl Skill {
 
     /// The result of a search whose lines are `root_moves` (best first) and whose last
     /// completed iteration gave `result`: the move played (chosen among the lines by a
-    /// weakened engine) and the move to ponder on.
+    /// weakened engine) and the move to ponder on (the line's second move, else the
+    /// table's move for the position after the best move, when it is legal there).
     pub(crate) fn conclude(
         self,
         pos: &crate::position::Position,
+        tt: &TranspositionTable,
         root_moves: &[RootMove],
         multipv: usize,
         result: (Score, u32, Option<Move>),
@@ -62,7 +65,11 @@ impl Skill {
     ) -> SearchResult {
         let best = self.pick(&root_moves[..multipv.min(root_moves.len())], pos.key());
         let ponder = if best == root_moves[0].mv {
-            root_moves[0].pv.get(1).copied()
+            root_moves[0]
+                .pv
+                .get(1)
+                .copied()
+                .or_else(|| reply_from_table(pos, tt, best))
         } else {
             None
         };
@@ -100,5 +107,37 @@ impl Skill {
             }
         }
         best.1
+    }
+}
+
+/// The reply the table holds for the position after `best` (a line cut short after one
+/// move still has one to ponder on), when it is legal there.
+fn reply_from_table(pos: &crate::position::Position, tt: &TranspositionTable, best: Move) -> Option<Move> {
+    let after = pos.after(best);
+    let entry = tt.probe(after.key(), 1)?;
+    after.is_legal(entry.mv).then_some(entry.mv)
+}
+
+#[cfg(test)]
+mod ponder_tests {
+    use super::*;
+    use crate::position::Position;
+    use crate::rules::Rules;
+    use crate::search::tt::TtBound;
+
+    #[test]
+    fn a_one_move_line_ponders_on_the_tables_reply_when_legal() {
+        let pos = Position::start(Rules::default());
+        let best = pos.parse_uci("e2e4").unwrap();
+        let after = pos.after(best);
+        let tt = TranspositionTable::new(1).unwrap();
+        assert_eq!(reply_from_table(&pos, &tt, best), None, "an empty table has no reply");
+        let reply = after.parse_uci("e7e5").unwrap();
+        tt.store(after.key(), 1, reply, 0, 0, 3, TtBound::Exact);
+        assert_eq!(reply_from_table(&pos, &tt, best), Some(reply));
+        // A move the table holds that is not legal there (a collision) is not pondered on.
+        let white_move = pos.parse_uci("d2d4").unwrap();
+        tt.store(after.key(), 1, white_move, 0, 0, 4, TtBound::Exact);
+        assert_eq!(reply_from_table(&pos, &tt, best), None);
     }
 }

@@ -361,7 +361,11 @@ fn an_unechoed_move_is_resent_only_while_the_site_lacks_it() {
 fn pondering_hits_and_misses_in_the_game_loop() {
     let site = Arc::new(FakeSite::default());
     let (ctx, _pgn) = context_with(site.clone(), "ponder", true);
-    let mut run = GameRun::new(ctx, "iqSgPqOc");
+    // Time for a line of two moves or more even on a loaded machine (CI once got a one-move
+    // line at 50 ms, so nothing to ponder on).
+    let mut ctx = Arc::try_unwrap(ctx).ok().expect("one owner");
+    ctx.time.max_move_ms = 400;
+    let mut run = GameRun::new(Arc::new(ctx), "iqSgPqOc");
     let full: GameFull = serde_json::from_str(FULL_BLACK).unwrap();
     run.start(&full);
     run.full = Some(full);
