@@ -86,7 +86,12 @@ impl<'a> Page<'a> {
                 return;
             }
             match parsed {
-                Ok(problem) => self.problem(&problem),
+                Ok(problem) => {
+                    for ignored in &problem.ignored {
+                        self.error(&ignored.to_string());
+                    }
+                    self.problem(&problem)
+                }
                 Err(e) => self.error(&e.to_string()),
             }
         }

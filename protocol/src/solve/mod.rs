@@ -132,7 +132,11 @@ impl SolveRun {
                 return;
             }
             match parsed {
-                Ok(problem) => self.run_problem(i + 1, &problem),
+                // `vorpal solve` is strict: what Popeye would ignore stops the problem.
+                Ok(problem) => match problem.ignored.first() {
+                    Some(e) => self.input_error(i + 1, e),
+                    None => self.run_problem(i + 1, &problem),
+                },
                 Err(e) => self.input_error(i + 1, &e),
             }
         }

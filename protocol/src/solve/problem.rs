@@ -191,6 +191,9 @@ pub struct Problem {
     pub options: ProblemOptions,
     /// The twins after the first position.
     pub twins: Vec<Twin>,
+    /// Items of the input that were ignored, as Popeye ignores them (an unknown keyword,
+    /// an unknown option and the rest of its option list): reported, the problem still read.
+    pub ignored: Vec<InputError>,
 }
 
 /// One position to solve: a problem, or one twin of it.

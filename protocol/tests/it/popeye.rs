@@ -266,6 +266,39 @@ fn popeye_bad_input_is_reported_and_the_rest_solved() {
     }
 }
 
+/// As in Popeye, an unknown keyword or option is reported on stderr and ignored (an unknown
+/// option ends its option list), and the problem is still solved.
+#[test]
+fn popeye_ignores_unknown_items_and_solves_the_problem() {
+    let text = "begin\nfrobnicate\ncondition alice\noption frob noboard\npieces white ka1 qc5 white AliceB rc3 black AliceB ke5 pd2\nstip h#2\nend\n";
+    let dir = std::env::temp_dir().join(format!("vorpal-pyignored-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("ignored.inp");
+    std::fs::write(&file, text).unwrap();
+    let run = run_cli(&["popeye", file.to_str().unwrap()], LIMIT);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(run.status.code(), Some(0), "{}", run.stderr);
+    for word in [
+        "'frobnicate': unknown keyword",
+        "'frob': unknown option",
+        "'noboard': unknown keyword",
+    ] {
+        assert!(run.stderr.contains(word), "{word}: {}", run.stderr);
+    }
+    assert_eq!(
+        run.stdout.matches("1.Ke5-f4A Qc5-f5B   2.d2-d1=SA Rc3-f3A #").count(),
+        1,
+        "{}",
+        run.stdout
+    );
+    // The `noboard` after the unknown option was not read: the diagram is printed.
+    assert!(
+        run.stdout.contains("+---a---b---c---d---e---f---g---h---+"),
+        "{}",
+        run.stdout
+    );
+}
+
 #[test]
 fn popeye_command_line_errors() {
     let run = run_cli(&["popeye", "-frob"], LIMIT);

@@ -8,7 +8,9 @@
 //! whitetoplay, nocastling, enpassant, maxsolutions, maxtime, refutations, noboard); `twin`
 //! (`move`, `exchange`, `remove`, `add`, `stipulation`, `cont`). Keywords are case-insensitive
 //! and may be shortened (`stip`, `cond`, `vari`). An error names the line and the word; the
-//! rest of that problem is skipped and reading goes on at the next `next`.
+//! rest of that problem is skipped and reading goes on at the next `next`. As in Popeye, an
+//! unknown keyword, or an unknown option (which ends its option list), is only ignored: it
+//! is kept in [`Problem::ignored`] and the problem is read on.
 
 use super::extras::{Argument, ExtraOption};
 use super::problem::{InputError, Meta, Placed, Problem, Transform, Twin, TwinOp};
@@ -42,7 +44,10 @@ pub fn parse(input: &str) -> Vec<ParsedProblem> {
         }
         let ended = reader.finish_problem();
         // An empty trailing section (e.g. only `end`) is not a problem.
-        if !matches!(&result, Ok(p) if p.pieces.is_empty() && p.stipulation.is_none() && p.headers.is_empty()) {
+        let empty = |p: &Problem| {
+            p.pieces.is_empty() && p.stipulation.is_none() && p.headers.is_empty() && p.ignored.is_empty()
+        };
+        if !matches!(&result, Ok(p) if empty(p)) {
             problems.push(result);
         }
         if ended {
@@ -107,7 +112,9 @@ impl<'a> Reader<'a> {
         };
         while let Some(w) = self.peek().cloned() {
             let Some(kw) = keyword(w.text) else {
-                return Err(w.error("unknown keyword"));
+                problem.ignored.push(w.error("unknown keyword, ignored"));
+                self.at += 1;
+                continue;
             };
             match kw {
                 Keyword::Next | Keyword::End => return Ok(problem),
@@ -162,7 +169,9 @@ impl<'a> Reader<'a> {
                 }
                 Keyword::Option => {
                     self.at += 1;
-                    self.options(&w, &mut problem.options)?;
+                    if let Some(unknown) = self.options(&w, &mut problem.options)? {
+                        problem.ignored.push(unknown);
+                    }
                 }
                 Keyword::Twin => {
                     self.at += 1;
@@ -212,13 +221,20 @@ impl<'a> Reader<'a> {
         Ok(())
     }
 
+    /// The conditions after `condition`: Alice, named on that line or the next ones; another
+    /// condition on its line is refused, a word on a later line that is not Alice ends the
+    /// list (Popeye reads it as the next keyword).
     fn condition(&mut self, keyword_word: &Word) -> Result<(), InputError> {
         let mut any = false;
-        while let Some(w) = self.argument() {
+        while let Some(w) = self.peek().filter(|w| keyword(w.text).is_none()).cloned() {
             let lower = w.text.to_ascii_lowercase();
             if lower != "alice" && lower != "alicechess" {
+                if any && w.line != keyword_word.line {
+                    break;
+                }
                 return Err(w.error("unsupported condition (only alice)"));
             }
+            self.at += 1;
             any = true;
         }
         if any {
@@ -246,7 +262,13 @@ impl<'a> Reader<'a> {
         Ok(())
     }
 
-    fn options(&mut self, keyword_word: &Word, options: &mut super::problem::ProblemOptions) -> Result<(), InputError> {
+    /// The options after `option`; an unknown one ends the list and is returned, to be
+    /// reported and ignored as Popeye does ("parsing of options aborted").
+    fn options(
+        &mut self,
+        keyword_word: &Word,
+        options: &mut super::problem::ProblemOptions,
+    ) -> Result<Option<InputError>, InputError> {
         let mut any = false;
         while let Some(w) = self.argument() {
             any = true;
@@ -299,11 +321,11 @@ impl<'a> Reader<'a> {
                 };
                 options.extras.set(extra, number);
             } else {
-                return Err(InputError::new(w.line, t, "unknown option"));
+                return Ok(Some(w.error("unknown option; the options after it are not read")));
             }
         }
         if any {
-            Ok(())
+            Ok(None)
         } else {
             Err(keyword_word.error("the option is missing"))
         }

@@ -94,14 +94,41 @@ fn errors_name_the_line_and_word_and_the_next_problem_is_read() {
     let problems = parse(text);
     let errors: Vec<String> = problems
         .iter()
-        .map(|p| {
-            p.as_ref()
-                .err()
-                .map_or("ok".into(), |e| format!("{} {}", e.line, e.word))
+        .map(|p| match p {
+            Ok(p) => p
+                .ignored
+                .first()
+                .map_or("ok".into(), |e| format!("ignored {} {}", e.line, e.word)),
+            Err(e) => format!("{} {}", e.line, e.word),
         })
         .collect();
     assert_eq!(
         errors,
-        ["4 frobnicate", "6 ke2", "9 pe1", "13 #2.5", "15 nb1", "19 dia3.7", "ok"]
+        [
+            "ignored 4 frobnicate",
+            "6 ke2",
+            "9 pe1",
+            "13 #2.5",
+            "15 nb1",
+            "19 dia3.7",
+            "ok"
+        ]
     );
+}
+
+#[test]
+fn unknown_items_are_ignored_as_popeye_ignores_them() {
+    // An unknown keyword is skipped; an unknown option ends its option list (the words after
+    // it are unknown keywords then); Alice on a later line than `condition` is still read,
+    // another condition on its line is refused.
+    let text = "begin\ncondition alice\nfoo bar\noption vari frobnicate noboard\nstip #2\npieces white kc1 black ka8\nnext\ncondition\nalice\noption noboard\npieces white kc1 black ka8\nstip #2\nnext\ncondition alice circe\nstip #2\nend";
+    let problems = parse(text);
+    let first = problems[0].as_ref().unwrap();
+    let ignored: Vec<_> = first.ignored.iter().map(|e| (e.line, e.word.as_str())).collect();
+    assert_eq!(ignored, [(3, "foo"), (3, "bar"), (4, "frobnicate"), (4, "noboard")]);
+    assert!(first.options.variations && !first.options.no_board);
+    assert!(first.stipulation.is_some() && first.pieces.len() == 2);
+    let second = problems[1].as_ref().unwrap();
+    assert!(second.ignored.is_empty() && second.options.no_board);
+    assert_eq!(problems[2].as_ref().unwrap_err().word, "circe");
 }
