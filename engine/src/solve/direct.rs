@@ -276,12 +276,23 @@ impl Prover<'_> {
             defences: Vec::new(),
             refutations,
         };
-        // The tree is shown for direct play only; self play lists keys and tries.
-        if !self.variations || self.play != Play::Direct || n <= 1 {
+        // The tree is shown for direct and self play (reflex play lists keys and tries).
+        if !self.variations || !matches!(self.play, Play::Direct | Play::SelfPlay) {
             return line;
         }
         let defences = q.legal_moves();
-        if defences.is_empty() {
+        if defences.is_empty() || (n <= 1 && self.play == Play::Direct) {
+            return line;
+        }
+        // Self play's last move: the defender's every move reaches the goal.
+        if n <= 1 {
+            line.defences = defences
+                .iter()
+                .map(|&d| DefenceLine {
+                    mv: d,
+                    replies: Vec::new(),
+                })
+                .collect();
             return line;
         }
         // The threat: what the attacker would do if the defender could pass.
@@ -302,6 +313,14 @@ impl Prover<'_> {
                 continue;
             }
             let r = child(q, d);
+            // In self play a defence that reaches the goal at once ends its line.
+            if self.play == Play::SelfPlay && goal_reached(&r, self.goal) {
+                line.defences.push(DefenceLine {
+                    mv: d,
+                    replies: Vec::new(),
+                });
+                continue;
+            }
             let Some((s, replies)) = self.shortest_win(&r, n - 1) else {
                 continue;
             };

@@ -24,6 +24,13 @@ pub(crate) fn goal_reached(pos: &Position, goal: Goal) -> bool {
     pos.in_check() == wanted_check && pos.legal_moves().is_empty()
 }
 
+impl Goal {
+    /// True when the side to move in `pos` has no legal move and that ending is this goal.
+    pub fn reached_in(self, pos: &Position) -> bool {
+        goal_reached(pos, self)
+    }
+}
+
 /// True when `mv` might give check (a necessary condition, without making the move): every
 /// move that gives check passes. Only for standard and Looking-glass Alice, whose moves always
 /// land on the same square of the other board; other variants (and castling, en passant, null

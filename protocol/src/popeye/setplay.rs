@@ -1,4 +1,4 @@
-//! Popeye's `SetPlay` in direct play: the defender moves first, and each defence after which
+//! Popeye's `SetPlay` in direct and self play: the defender moves first, and each defence after which
 //! the attacker wins within the stipulation's moves less one is shown with the attacker's
 //! shortest wins. With `Variation` each win has its threats and variations, as after a key;
 //! without, its whole tree: every defence with every shortest win, down to the goal.
@@ -6,7 +6,7 @@
 use super::battle::shortest;
 use super::notation::popeye_move;
 use crate::solve::text::attack_lines_in;
-use vorpal_engine::solve::{AttackLine, DefenceLine, SolveControl, SolveOptions, Stipulation};
+use vorpal_engine::solve::{AttackLine, DefenceLine, Play, SolveControl, SolveOptions, Stipulation};
 use vorpal_engine::{Move, Position};
 
 /// The set play's lines from `start` (the defender to move).
@@ -22,6 +22,17 @@ pub fn direct_set_play(
         variations,
         ..options.clone()
     };
+    // Set play of `s#1`: the defender's moves that reach the goal at once.
+    if stipulation.play == Play::SelfPlay && stipulation.moves == 1 {
+        let mut out: Vec<(String, String)> = start
+            .legal_moves()
+            .into_iter()
+            .filter(|&d| stipulation.goal.reached_in(&start.after(d)))
+            .map(|d| (start.move_to_uci(d), format!("{:6}1...{}", "", popeye_move(start, d))))
+            .collect();
+        out.sort();
+        return out.into_iter().map(|(_, line)| line).collect();
+    }
     let left = stipulation.moves.saturating_sub(1).max(1);
     let mut defences: Vec<_> = start
         .legal_moves()
@@ -61,9 +72,18 @@ fn whole_tree(
 ) -> AttackLine {
     let q = pos.after(mv);
     let mut defences = Vec::new();
-    if length > 1 {
-        let mut moves: Vec<_> = q.legal_moves().into_iter().map(|e| (q.move_to_uci(e), e)).collect();
-        moves.sort_by(|a, b| a.0.cmp(&b.0));
+    let mut moves: Vec<_> = q.legal_moves().into_iter().map(|e| (q.move_to_uci(e), e)).collect();
+    moves.sort_by(|a, b| a.0.cmp(&b.0));
+    if length == 1 && stipulation.play == Play::SelfPlay {
+        // Self play ends with the defender's forced goal: every move it has reaches it.
+        defences = moves
+            .into_iter()
+            .map(|(_, e)| DefenceLine {
+                mv: e,
+                replies: Vec::new(),
+            })
+            .collect();
+    } else if length > 1 {
         for (_, e) in moves {
             let r = q.after(e);
             if let Some((s, replies)) = shortest(&r, stipulation, length - 1, options, control) {

@@ -363,6 +363,13 @@ fn popeye_set_play_matches_popeye() {
     run_fixture("setplay");
 }
 
+/// Self play: `Variation` trees down to the defender's forced mate, `SetPlay` (s#1, s#2 and
+/// s#3, with and without `Variation`).
+#[test]
+fn popeye_self_play_trees_and_set_play_match_popeye() {
+    run_fixture("selfplay");
+}
+
 /// The other stipulations: `ser-=3`, `r#2` (with Popeye's `?!?` moves), `hs#2`, `ser-s#3`,
 /// `semi-r#2`, `hs#1.5`.
 #[test]

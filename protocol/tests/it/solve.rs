@@ -340,6 +340,20 @@ fn text_output_follows_popeyes_layout() {
     );
 }
 
+#[test]
+fn self_mates_show_their_tree_with_variations() {
+    let problem = "begin\npieces white Kd7 Qc1 Pb4 white AliceB Pd3 black Re2 Ra3 black AliceB Kd8 Bd2 Qe7\nstip s#2\noption vari\nend\n";
+    let (code, out, err) = solve_text(problem, &[]);
+    assert_eq!(code, 0, "{err}");
+    // The key, then the defender's forced mate (without `vari` only the key).
+    assert!(out.contains("\n   1.Qc7+ !\n      1...Qxc7/A#\n"), "{out}");
+    let (_, plain, _) = solve_text(&problem.replace("option vari\n", ""), &[]);
+    assert!(
+        plain.contains("\n   1.Qc7+ !\n") && !plain.contains("1...Qxc7/A#"),
+        "{plain}"
+    );
+}
+
 /// The solution set of `--fen` with `stip`, for comparing twins with their positions.
 fn fen_set(fen: &str, stip: &str) -> String {
     let run = run_cli(&["solve", "--fen", fen, "--stip", stip, "--json"], LIMIT);
