@@ -56,6 +56,9 @@ pub struct DirectSolution {
     /// Reflex play (`r#n`) whose attacker can reach the goal at once: those moves, which it
     /// must play, so the problem has no solution (Popeye prints them with `?!?`).
     pub forced: Vec<Move>,
+    /// Reflex play's goal: after a try's refutation, the attacker's moves that reach it at
+    /// once are forced, and that is why the try fails (Popeye prints them with `?!?`).
+    pub reflex_goal: Option<Goal>,
 }
 
 /// The position after the legal move `mv` (the solver only plays generated legal moves, so the
@@ -276,23 +279,32 @@ impl Prover<'_> {
             defences: Vec::new(),
             refutations,
         };
-        // The tree is shown for direct and self play (reflex play lists keys and tries).
-        if !self.variations || !matches!(self.play, Play::Direct | Play::SelfPlay) {
+        if !self.variations
+            || !matches!(
+                self.play,
+                Play::Direct | Play::SelfPlay | Play::Reflex | Play::SemiReflex
+            )
+        {
             return line;
         }
         let defences = q.legal_moves();
         if defences.is_empty() || (n <= 1 && self.play == Play::Direct) {
             return line;
         }
-        // Self play's last move: the defender's every move reaches the goal.
-        if n <= 1 {
+        // Self and reflex play end with the defender's goal: at the last move (in self play
+        // every move reaches it), and in reflex play as soon as it can (it must).
+        let reflex = matches!(self.play, Play::Reflex | Play::SemiReflex);
+        if n <= 1 || (reflex && has_goal_move(q, self.goal, self.pruning)) {
             line.defences = defences
                 .iter()
+                .filter(|&&d| goal_reached(&child(q, d), self.goal))
                 .map(|&d| DefenceLine {
                     mv: d,
                     replies: Vec::new(),
                 })
                 .collect();
+            // The defender's goal comes at once: the line is a one-mover.
+            line.length = 1;
             return line;
         }
         // The threat: what the attacker would do if the defender could pass.
@@ -313,8 +325,9 @@ impl Prover<'_> {
                 continue;
             }
             let r = child(q, d);
-            // In self play a defence that reaches the goal at once ends its line.
-            if self.play == Play::SelfPlay && goal_reached(&r, self.goal) {
+            // In self play a key's defence that reaches the goal at once ends its line (Popeye
+            // leaves it out after a try).
+            if self.play == Play::SelfPlay && line.refutations.is_empty() && goal_reached(&r, self.goal) {
                 line.defences.push(DefenceLine {
                     mv: d,
                     replies: Vec::new(),
@@ -420,7 +433,10 @@ pub(crate) fn solve_direct(
             RootResult::Try(prover.attack_line(m, &q, n, refutations))
         })
         .collect();
-    let mut solution = DirectSolution::default();
+    let mut solution = DirectSolution {
+        reflex_goal: (stipulation.play == Play::Reflex).then_some(stipulation.goal),
+        ..DirectSolution::default()
+    };
     for result in results {
         match result {
             RootResult::Key(line) => solution.keys.push(line),

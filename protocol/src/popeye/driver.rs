@@ -128,12 +128,11 @@ impl<'a> Page<'a> {
         if extras.post_key_play && !tasks.iter().all(|t| t.stipulation.play == Play::Direct) {
             return self.error("option PostKeyPlay is supported in direct play only; the problem is not solved");
         }
-        let battle = tasks
-            .iter()
-            .all(|t| matches!(t.stipulation.play, Play::Direct | Play::SelfPlay));
+        let battle = tasks.iter().all(|t| !t.stipulation.play.has_lines());
         if extras.set_play && !help && !battle {
-            return self
-                .error("option SetPlay is supported in help, direct and self play only; the problem is not solved");
+            return self.error(
+                "option SetPlay is supported in help, direct, self and reflex play only; the problem is not solved",
+            );
         }
         if extras.duplex && !help {
             return self.error("option Duplex is supported in help play only; the problem is not solved");
@@ -266,7 +265,7 @@ impl<'a> Page<'a> {
         let solve_options = SolveOptions {
             // Popeye's `Defence N`: tries with up to N refutations.
             tries: (options.tries || options.extras.defence.is_some()) && !play.has_lines(),
-            variations: options.variations && matches!(play, Play::Direct | Play::SelfPlay),
+            variations: options.variations && !play.has_lines(),
             max_solutions: options.max_solutions,
             max_refutations: options
                 .extras
@@ -304,7 +303,7 @@ impl<'a> Page<'a> {
         let solved = solve(&task.position, &task.stipulation, &solve_options, &control);
         match &solved.solution {
             Solution::Direct(d) => {
-                if matches!(play, Play::Direct | Play::SelfPlay) && options.extras.set_play {
+                if !play.has_lines() && options.extras.set_play {
                     self.direct_set_play(task, options.variations, &solve_options, &control);
                 }
                 for line in text::direct_in(&base, d, solve_options.variations, popeye_move) {

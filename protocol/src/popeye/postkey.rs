@@ -5,7 +5,7 @@
 //! `refutes.`.
 
 use super::battle::{shortest, wins};
-use super::notation::popeye_move;
+use super::notation::{popeye_defence, popeye_move};
 use crate::solve::text::attack_lines_in;
 use vorpal_engine::solve::{SolveControl, SolveOptions, Stipulation};
 use vorpal_engine::Position;
@@ -53,7 +53,7 @@ pub fn post_key_play(
                 continue;
             }
         }
-        out.push(format!("{:6}1...{}", "", popeye_move(pos, d)));
+        out.push(format!("{:6}1...{}", "", popeye_defence(pos, d)));
         match replies {
             None => out.push(format!("{:8}refutes.", "")),
             Some((_, lines)) => out.extend(attack_lines_in(&r, &lines, 2, true, popeye_move)),

@@ -1,6 +1,7 @@
-//! Popeye's `SetPlay` in direct and self play: the defender moves first, and each defence after which
-//! the attacker wins within the stipulation's moves less one is shown with the attacker's
-//! shortest wins. With `Variation` each win has its threats and variations, as after a key;
+//! Popeye's `SetPlay` in direct, self and reflex play: the defender moves first, and each
+//! defence after which the attacker wins within the stipulation's moves less one is shown with
+//! the attacker's shortest wins (a defender that reaches the goal at once, in `s#1` or in
+//! reflex play, shows those moves instead). With `Variation` each win has its threats and variations, as after a key;
 //! without, its whole tree: every defence with every shortest win, down to the goal.
 
 use super::battle::shortest;
@@ -22,18 +23,29 @@ pub fn direct_set_play(
         variations,
         ..options.clone()
     };
-    // Set play of `s#1`: the defender's moves that reach the goal at once.
-    if stipulation.play == Play::SelfPlay && stipulation.moves == 1 {
-        let mut out: Vec<(String, String)> = start
-            .legal_moves()
+    let goal_moves = |pos: &Position| -> Vec<Move> {
+        pos.legal_moves()
             .into_iter()
-            .filter(|&d| stipulation.goal.reached_in(&start.after(d)))
+            .filter(|&d| stipulation.goal.reached_in(&pos.after(d)))
+            .collect()
+    };
+    // The defender's goal at once ends the set play: in `s#1` and `r#1` (their only play), and
+    // in reflex play whenever it has one (it must take it).
+    let reflex = matches!(stipulation.play, Play::Reflex | Play::SemiReflex);
+    let at_once = goal_moves(start);
+    // A one-mover's set play in direct play is empty (Popeye shows none).
+    if stipulation.play == Play::Direct && stipulation.moves <= 1 {
+        return Vec::new();
+    }
+    if stipulation.moves <= 1 || (reflex && !at_once.is_empty()) {
+        let mut out: Vec<(String, String)> = at_once
+            .into_iter()
             .map(|d| (start.move_to_uci(d), format!("{:6}1...{}", "", popeye_move(start, d))))
             .collect();
         out.sort();
         return out.into_iter().map(|(_, line)| line).collect();
     }
-    let left = stipulation.moves.saturating_sub(1).max(1);
+    let left = stipulation.moves - 1;
     let mut defences: Vec<_> = start
         .legal_moves()
         .into_iter()
@@ -74,17 +86,36 @@ fn whole_tree(
     let mut defences = Vec::new();
     let mut moves: Vec<_> = q.legal_moves().into_iter().map(|e| (q.move_to_uci(e), e)).collect();
     moves.sort_by(|a, b| a.0.cmp(&b.0));
-    if length == 1 && stipulation.play == Play::SelfPlay {
-        // Self play ends with the defender's forced goal: every move it has reaches it.
+    let reaches = |e: Move| stipulation.goal.reached_in(&q.after(e));
+    let end = |e: Move| DefenceLine {
+        mv: e,
+        replies: Vec::new(),
+    };
+    let reflex = matches!(stipulation.play, Play::Reflex | Play::SemiReflex);
+    if stipulation.play == Play::Direct {
+        // Direct play ends with the attacker's move.
+    } else if length == 1 || (reflex && moves.iter().any(|&(_, e)| reaches(e))) {
+        // Self and reflex play end with the defender's goal: in self play every move it has
+        // reaches it; in reflex play it must take one when it can.
         defences = moves
             .into_iter()
-            .map(|(_, e)| DefenceLine {
-                mv: e,
-                replies: Vec::new(),
-            })
+            .filter(|&(_, e)| reaches(e))
+            .map(|(_, e)| end(e))
             .collect();
-    } else if length > 1 {
+        return AttackLine {
+            mv,
+            length,
+            threats: Vec::new(),
+            defences,
+            refutations: Vec::new(),
+        };
+    }
+    if length > 1 {
         for (_, e) in moves {
+            if stipulation.play == Play::SelfPlay && reaches(e) {
+                defences.push(end(e));
+                continue;
+            }
             let r = q.after(e);
             if let Some((s, replies)) = shortest(&r, stipulation, length - 1, options, control) {
                 let replies = replies

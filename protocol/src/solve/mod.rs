@@ -237,7 +237,7 @@ impl SolveRun {
         };
         let options = SolveOptions {
             tries: tries && !play.has_lines(),
-            variations: variations && matches!(play, Play::Direct | Play::SelfPlay),
+            variations: variations && !play.has_lines(),
             max_solutions: self.args.max_solutions.or(problem_options.max_solutions),
             max_refutations: problem_options.refutations.unwrap_or(1),
             pruning: !self.args.no_pruning,

@@ -236,6 +236,7 @@ mod tests {
                     attack(mv("a2a3"), vec![line(&pos.after(mv("a2a3")), "h7h6")[0]]),
                 ],
                 forced: vec![mv("h2h3"), mv("d2d4")],
+                reflex_goal: None,
             }),
             nodes: 123_456,
             complete: true,

@@ -56,7 +56,25 @@ pub fn direct_in(pos: &Position, solution: &DirectSolution, variations: bool, sa
                 out.push("    but".to_string());
                 let q = pos.after(line.mv);
                 for &r in &line.refutations {
-                    out.push(format!("{:w$}1...{} !", "", san(&q, r), w = defence_indent(1)));
+                    // Popeye marks a refutation that mates the attacker ` +`, not ` #`: the
+                    // goal is the attacker's (SAN's own `#` is kept).
+                    let text = san(&q, r);
+                    let text = text.strip_suffix(" #").map_or(text.clone(), |t| format!("{t} +"));
+                    out.push(format!("{:w$}1...{} !", "", text, w = defence_indent(1)));
+                    // Reflex play: a refutation may leave the attacker a goal it must take.
+                    if let Some(goal) = solution.reflex_goal {
+                        let s = q.after(r);
+                        let mut forced: Vec<(String, Move)> = s
+                            .legal_moves()
+                            .into_iter()
+                            .filter(|&m| goal.reached_in(&s.after(m)))
+                            .map(|m| (s.move_to_uci(m), m))
+                            .collect();
+                        forced.sort_by(|a, b| a.0.cmp(&b.0));
+                        for (_, m) in forced {
+                            out.push(format!("{:w$}2.{} ?!?", "", san(&s, m), w = attack_indent(2)));
+                        }
+                    }
                 }
             }
         }

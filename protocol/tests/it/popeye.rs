@@ -370,6 +370,14 @@ fn popeye_self_play_trees_and_set_play_match_popeye() {
     run_fixture("selfplay");
 }
 
+/// Reflex play: `Variation` trees (the defender's forced goal), `SetPlay` (r#1, r#2),
+/// semi-reflex play, a try refuted by leaving the attacker a goal it must take (`?!?`); direct
+/// play: a refutation or a post-key defence that mates the attacker is marked ` +`.
+#[test]
+fn popeye_reflex_play_and_the_defenders_mates_match_popeye() {
+    run_fixture("reflex");
+}
+
 /// The other stipulations: `ser-=3`, `r#2` (with Popeye's `?!?` moves), `hs#2`, `ser-s#3`,
 /// `semi-r#2`, `hs#1.5`.
 #[test]
