@@ -8,7 +8,9 @@ ip link set lo up
 export RAY_USAGE_STATS_ENABLED=0 RAY_health_check_initial_delay_ms=0 RAY_health_check_period_ms=1000 \
     RAY_health_check_timeout_ms=1000 RAY_health_check_failure_threshold=3
 RAY_TMP="$WORK/ray"
-mkdir -p "$RAY_TMP"
+# The tasks' scratch folders (and the driver's) under the tier's folder: a killed task's stays.
+export TMPDIR="$WORK/tmp"
+mkdir -p "$RAY_TMP" "$TMPDIR"
 MEM=300000000
 "$VENV/bin/ray" start --head --num-cpus 1 --port 6399 --node-ip-address 127.0.0.1 --temp-dir "$RAY_TMP" \
     --include-dashboard=false --object-store-memory $MEM --disable-usage-stats >"$WORK/head.log" 2>&1 \
