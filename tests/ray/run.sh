@@ -5,8 +5,8 @@
 # (kept between runs), then enters a network and PID namespace of its own (`unshare`: Ray binds
 # 127.0.0.1 there and nothing leaves the machine; every Ray process ends with the namespace) and
 # runs tests/ray/cluster.sh: a head and a worker node of one CPU each, and the checks of
-# tests/ray/test_cluster.py (tables, a 40-game match, datagen equal to local runs; the worker's
-# raylet killed mid-run).
+# tests/ray/test_cluster.py (tables, a 40-game match, datagen equal to local runs; the worker
+# node killed mid-run in each of the three commands, tests/ray/faults.py).
 #
 # usage: tests/ray/run.sh [WORK_DIR]
 #   RAY_TIER_VENV  the venv (default: target/ray-venv)

@@ -1,7 +1,7 @@
 """The Ray tier's checks (run by tests/ray/cluster.sh inside the tier's namespace, with a head
 and a worker node of one CPU each): every vorpal-cluster command against the same work done
-by the binaries on one machine, a wrong address and a missing binary, and a worker node killed
-mid-run."""
+by the binaries on one machine, a wrong address and a missing binary, and for each command a
+worker node killed mid-run (tests/ray/faults.py)."""
 
 from __future__ import annotations
 
@@ -9,21 +9,24 @@ import ast
 import filecmp
 import os
 import re
-import signal
 import socket
 import sys
 import subprocess
-import threading
 import time
 import unittest
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Dict, List, Set, Tuple
+from typing import List, Set, Tuple
+
+from faults import TaskTest, WorkerKill, binary_is, option, two_nodes
 
 ADDRESS = os.environ["RAY_ADDRESS_FOR_TESTS"]
 BIN = os.environ["VORPAL_BIN_DIR"]
 WORK = Path(os.environ["TIER_WORK"])
 CLUSTER = os.environ["VORPAL_CLUSTER"]
 VORPAL = os.path.join(BIN, "vorpal")
+RAY = os.path.join(os.path.dirname(CLUSTER), "ray")
+WORKER_ARGS = os.environ["RAY_WORKER_ARGS"].split()
 
 BOOK = WORK / "book.epd"
 
@@ -46,6 +49,10 @@ MATCH = match_args(300, 40)
 SLOW = match_args(3000, 16)
 #: The 4-man tables of the tier (with their successors and every 3-man table).
 TABLES = ["KNNvK", "KBvKN"]
+#: The datagen runs' options besides --games and --seed: quick games, and for the fault
+#: test slower ones (a shard of two games takes seconds, so the worker is killed mid-shard).
+DATAGEN = ["--nodes", "200", "--random-plies", "6"]
+SLOW_DATAGEN = ["--nodes", "3000", "--random-plies", "6"]
 
 
 def timed(what: str, argv: List[str], timeout: float) -> subprocess.CompletedProcess:
@@ -88,6 +95,23 @@ def pgn_games(pgn: Path) -> List[str]:
     file order."""
     text = re.sub(r"\s*\{[^}]*\}", "", pgn.read_text())
     return [" ".join(g.split()) for g in re.split(r"\n(?=\[Event )", text) if g.strip()]
+
+
+def local_datagen(args: List[str], shards: List[Tuple[int, int]], name: str) -> Tuple[Path, int]:
+    """The shards (seed, games) of ``vorpal-datagen args`` run here at once, one thread each,
+    merged into ``name``.bin as the driver merges them; the file and its record count."""
+    def shard(k: int) -> str:
+        seed, games = shards[k]
+        base = WORK / f"{name}-{k}"
+        local("vorpal-datagen", *args, "--games", str(games), "--seed", str(seed), "--threads", "1",
+              "--format", "packed", "--out", str(base))
+        return str(base) + ".bin"
+
+    with ThreadPoolExecutor(len(shards)) as pool:
+        parts = list(pool.map(shard, range(len(shards))))
+    merged = WORK / f"{name}.bin"
+    out = local("vorpal-datagen", "merge", str(merged), *parts).stdout
+    return merged, int(re.search(r"merged (\d+) records", out).group(1))
 
 
 class Parts(unittest.TestCase):
@@ -146,7 +170,8 @@ class Parts(unittest.TestCase):
 
 
 class Cluster(unittest.TestCase):
-    """The checks, in the order they run (the worker node is killed in the last)."""
+    """The checks, in the order they run (the worker node is killed in the last three, a new
+    one started before each)."""
 
     reference: Path
 
@@ -263,98 +288,85 @@ class Cluster(unittest.TestCase):
 
     def test_5_datagen_equals_local_shards(self) -> None:
         out = WORK / "dg-cluster"
-        args = ["--games", "6", "--nodes", "200", "--seed", "11", "--random-plies", "6"]
-        run = cluster("datagen", *args, "--out", str(out))
+        run = cluster("datagen", *DATAGEN, "--games", "6", "--seed", "11", "--out", str(out))
         self.assertEqual(run.returncode, 0, run.stderr)
-        parts = []
-        for shard, (seed, games) in enumerate([(11, 3), (12, 3)]):
-            base = WORK / f"dg-local-{shard}"
-            local("vorpal-datagen", *args[2:4], *args[6:], "--games", str(games), "--seed", str(seed),
-                  "--threads", "1", "--format", "packed", "--out", str(base))
-            parts.append(str(base) + ".bin")
-        merged = local("vorpal-datagen", "merge", str(WORK / "dg-local.bin"), *parts).stdout
-        self.assertTrue(filecmp.cmp(WORK / "dg-local.bin", str(out) + ".bin", shallow=False))
-        count = int(re.search(r"merged (\d+) records", merged).group(1))
+        here, count = local_datagen(DATAGEN, [(11, 3), (12, 3)], "dg-local")
+        self.assertTrue(filecmp.cmp(here, str(out) + ".bin", shallow=False))
         self.assertGreater(count, 0)
         self.assertIn(f"merged {count} records of 2 shards", run.stdout)
         dumped = local("vorpal-datagen", "dump", str(out) + ".bin").stdout.splitlines()
         self.assertEqual(len(dumped), count)
         self.assertTrue(all(line.count(" | ") == 2 for line in dumped), dumped[:3])
 
+    def run_killing_the_worker(self, args: List[str], is_task: TaskTest, after: float) -> Tuple[str, List[str]]:
+        """Runs ``vorpal-cluster args`` on two nodes and kills the worker node once a task
+        binary (``is_task``) has run there ``after`` seconds; the run must still succeed. Its
+        stdout (the report) and the killed binary's arguments."""
+        two_nodes(ADDRESS, RAY, WORKER_ARGS, WORK / "workers.log")
+        argv = [CLUSTER, args[0], "--address", ADDRESS, "--bin-dir", BIN, *args[1:]]
+        proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        kill = WorkerKill(proc, is_task, after)
+        start = time.monotonic()
+        stdout, stderr = proc.communicate(timeout=400)
+        print(f"\n  timing: vorpal-cluster {args[0]}, the worker killed: {time.monotonic() - start:.1f} s",
+              file=sys.stderr, flush=True)
+        with open(WORK / "cluster-runs.log", "a") as log:
+            log.write(f"$ {' '.join(argv)}\n{stdout}{stderr}\n")
+        kill.thread.join(5)
+        self.assertIsNotNone(kill.killed, f"the worker was not killed during a task: {stdout}{stderr}")
+        self.assertEqual(proc.returncode, 0, stderr)
+        # The report alone on stdout: Ray's notice of the node's death went to stderr.
+        self.assertNotIn("(raylet)", stdout)
+        return stdout, kill.killed
+
     def test_6_a_worker_node_dies_mid_match(self) -> None:
         out = WORK / "match-fault"
         out.mkdir(exist_ok=True)
-        argv = [CLUSTER, "match", "--address", ADDRESS, "--bin-dir", BIN, *SLOW, "--pgn", str(out / "m.pgn")]
-        proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        killed = threading.Event()
-        threading.Thread(target=kill_worker_mid_task, args=(proc, killed), daemon=True).start()
-        stdout, stderr = proc.communicate(timeout=400)
-        with open(WORK / "cluster-runs.log", "a") as log:
-            log.write(f"$ {' '.join(argv)}\n{stdout}{stderr}\n")
-        self.assertTrue(killed.is_set(), "the worker's raylet was not killed during a task")
-        self.assertEqual(proc.returncode, 0, stderr)
-        self.assertRegex(stdout, r"retried pair \d+: 1 retry", stdout)
+        stdout, killed = self.run_killing_the_worker(["match", *SLOW, "--pgn", str(out / "m.pgn")],
+                                                     binary_is("vorpal-match", "--shard"), 0.5)
+        pair = option(killed, "--shard").split("/")[0]
+        self.assertRegex(stdout, rf"retried pair {pair}: 1 retry \(\w+", stdout)
         lines = game_lines(out / "m.results")
         self.assertEqual([int(ln.split()[0]) for ln in lines], list(range(16)))
         self.assertEqual(lines, game_lines(self.reference / "slow.results"))
         self.assertEqual(sorted(pgn_games(out / "m.pgn")), sorted(pgn_games(self.reference / "slow.pgn")))
         self.assertIn("Played 16 of 16 games on the cluster", stdout)
-        # The report alone on stdout: Ray's notice of the node's death went to stderr.
         self.assertTrue(stdout.startswith("Results of A vs B (nodes=3000, 16 games):"), stdout)
-        self.assertNotIn("(raylet)", stdout)
 
+    def test_7_a_worker_node_dies_mid_table(self) -> None:
+        # The worker is killed while it makes KNNvK or KBvKN (seconds each; a 3-man table is
+        # done in under one); the local files are test_2's.
+        here, there = WORK / "tb-local", WORK / "tb-fault"
+        if not here.is_dir():
+            local("vorpal", "tb", "generate", *TABLES, "--all", "3", "--dir", str(here), "--threads", "2", timeout=600)
+        is_task = lambda argv: binary_is("vorpal", "generate")(argv) and any(t in argv for t in TABLES)
+        stdout, killed = self.run_killing_the_worker(["tb", *TABLES, "--all", "3", "--dir", str(there)], is_task, 1.0)
+        table = next(t for t in TABLES if t in killed)
+        self.assertRegex(stdout, rf"retried table {table}: 1 retry \(\w+", stdout)
+        # Every table once, into the folder, byte for byte; no file left half-written.
+        names = sorted(os.listdir(here))
+        self.assertEqual(names, sorted(os.listdir(there)))
+        _, mismatch, errors = filecmp.cmpfiles(here, there, names, shallow=False)
+        self.assertEqual((mismatch, errors), ([], []))
+        tables = [ln.split()[0] for ln in plan_lines(local("vorpal", "tb", "plan", *TABLES, "--all", "3").stdout)]
+        self.assertEqual(stdout.count("made on node "), len(tables), stdout)
+        self.assertIn(f"{len(tables)} tables made on the cluster", stdout)
+        per_node = [m for ms in re.findall(r"^  node [^:]*: (.+)$", stdout, re.M) for m in ms.split()]
+        self.assertEqual(sorted(per_node), sorted(tables), stdout)
 
-def processes() -> Dict[int, Tuple[int, str]]:
-    """This namespace's processes: pid to (parent pid, command line)."""
-    out = {}
-    for pid in filter(str.isdigit, os.listdir("/proc")):
-        try:
-            cmd = Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace")
-            ppid = int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
-        except (OSError, ValueError, IndexError):
-            continue
-        out[int(pid)] = (ppid, cmd)
-    return out
+    def test_8_a_worker_node_dies_mid_datagen_shard(self) -> None:
+        out = WORK / "dg-fault"
+        args = ["datagen", *SLOW_DATAGEN, "--games", "4", "--seed", "21", "--shards", "2", "--out", str(out)]
+        stdout, killed = self.run_killing_the_worker(args, binary_is("vorpal-datagen", "--out", "part"), 1.0)
+        shard = int(option(killed, "--seed")) - 21
+        self.assertRegex(stdout, rf"retried shard {shard}: 1 retry \(\w+", stdout)
+        # Each shard merged once: the same file and count as the two shards run here.
+        here, count = local_datagen(SLOW_DATAGEN, [(21, 2), (22, 2)], "dg-fault-local")
+        self.assertTrue(filecmp.cmp(here, str(out) + ".bin", shallow=False))
+        self.assertIn(f"merged {count} records of 2 shards", stdout)
+        shards = sorted(int(k) for ks in re.findall(r"^  node .*: shards ([\d ]+)$", stdout, re.M) for k in ks.split())
+        self.assertEqual(shards, [0, 1], stdout)
 
-
-def descendants(procs: Dict[int, Tuple[int, str]], root: int) -> List[int]:
-    """The processes under ``root`` (children, their children, ...)."""
-    out: List[int] = []
-    todo = [root]
-    while todo:
-        parent = todo.pop()
-        children = [pid for pid, (ppid, _) in procs.items() if ppid == parent]
-        out.extend(children)
-        todo.extend(children)
-    return out
-
-
-def kill_worker_mid_task(driver: subprocess.Popen, killed: threading.Event) -> None:
-    """Kills the worker node as a machine dies: SIGKILL to its raylet (its socket is raylet.1,
-    the head's raylet) and then to every process under it (its Ray workers and their
-    vorpal-match), as soon as a vorpal-match shard runs there, after the first two seconds.
-    (The raylet alone is not enough: a worker whose raylet died still finishes its task and
-    hands the result to the driver, so nothing would be lost.)"""
-    time.sleep(2)
-    while driver.poll() is None:
-        procs = processes()
-        raylets = [p for p, (_, cmd) in procs.items() if "raylet/raylet" in cmd and re.search(r"sockets/raylet\.1\x00", cmd)]
-        for pid, (ppid, cmd) in procs.items():
-            if "vorpal-match" not in cmd or "--shard" not in cmd:
-                continue
-            up = ppid
-            for _ in range(6):
-                if up in raylets:
-                    os.kill(up, signal.SIGKILL)
-                    for child in descendants(procs, up):
-                        try:
-                            os.kill(child, signal.SIGKILL)
-                        except ProcessLookupError:
-                            pass
-                    killed.set()
-                    return
-                up = procs.get(up, (0, ""))[0]
-        time.sleep(0.1)
 
 if __name__ == "__main__":
     unittest.main()
