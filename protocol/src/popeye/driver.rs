@@ -121,21 +121,24 @@ impl<'a> Page<'a> {
         };
         let any_move = tasks.iter().any(|t| AnyMove::of(&t.stipulation_text).is_some());
         let help = tasks.iter().all(|t| t.stipulation.play == Play::Help);
-        if extras.half_duplex && !any_move && !help {
-            return self
-                .error("option HalfDuplex is supported in help play and with ~1 only; the problem is not solved");
+        let battle = tasks.iter().all(|t| !t.stipulation.play.has_lines());
+        if extras.half_duplex && !any_move && !help && !battle {
+            return self.error(
+                "option HalfDuplex is supported in help, direct, self and reflex play and with ~n only; the problem is not solved",
+            );
         }
         if extras.post_key_play && !tasks.iter().all(|t| t.stipulation.play == Play::Direct) {
             return self.error("option PostKeyPlay is supported in direct play only; the problem is not solved");
         }
-        let battle = tasks.iter().all(|t| !t.stipulation.play.has_lines());
         if extras.set_play && !help && !battle {
             return self.error(
                 "option SetPlay is supported in help, direct, self and reflex play only; the problem is not solved",
             );
         }
-        if extras.duplex && !help {
-            return self.error("option Duplex is supported in help play only; the problem is not solved");
+        if extras.duplex && !help && !battle {
+            return self.error(
+                "option Duplex is supported in help, direct, self and reflex play only; the problem is not solved",
+            );
         }
         let start = Instant::now();
         // Under NoBoard Popeye prints neither the header lines nor the diagram.
@@ -303,15 +306,23 @@ impl<'a> Page<'a> {
         let solved = solve(&task.position, &task.stipulation, &solve_options, &control);
         match &solved.solution {
             Solution::Direct(d) => {
-                if !play.has_lines() && options.extras.set_play {
-                    self.direct_set_play(task, options.variations, &solve_options, &control);
+                let extras = &options.extras;
+                if !extras.half_duplex {
+                    if extras.set_play {
+                        self.direct_set_play(task, options.variations, &solve_options, &control);
+                    }
+                    for line in text::direct_in(&base, d, solve_options.variations, popeye_move) {
+                        self.line(&line);
+                    }
+                    // Popeye closes a finished tree with a blank line (not a stopped one, nor
+                    // reflex play's forced moves).
+                    if solved.complete && d.forced.is_empty() {
+                        self.line("");
+                    }
                 }
-                for line in text::direct_in(&base, d, solve_options.variations, popeye_move) {
-                    self.line(&line);
-                }
-                // Popeye closes a finished tree with a blank line (not a stopped one).
-                if solved.complete {
-                    self.line("");
+                if extras.half_duplex || extras.duplex {
+                    return (extras.half_duplex || solved.complete)
+                        && self.reversed_battle(task, &solve_options, &control);
                 }
             }
             Solution::Help(h) => {
@@ -361,6 +372,26 @@ impl<'a> Page<'a> {
         for line in setplay::direct_set_play(&start, &task.stipulation, variations, solve_options, control) {
             self.line(&line);
         }
+    }
+
+    /// `HalfDuplex` and `Duplex`'s second part in direct, self and reflex play: the other side
+    /// is the attacker (it moves first), its solution printed as a direct solution is.
+    fn reversed_battle(&mut self, task: &Task, solve_options: &SolveOptions, control: &SolveControl) -> bool {
+        let Some(start) = other_side_to_move(&task.position) else {
+            self.error("HalfDuplex: the position with the other side to move is impossible");
+            return true;
+        };
+        let solved = solve(&start, &task.stipulation, solve_options, control);
+        let Solution::Direct(d) = &solved.solution else {
+            return solved.complete;
+        };
+        for line in text::direct_in(&start, d, solve_options.variations, popeye_move) {
+            self.line(&line);
+        }
+        if solved.complete && d.forced.is_empty() {
+            self.line("");
+        }
+        solved.complete
     }
 
     /// `HalfDuplex` and `Duplex`'s second part: the other side starts and is mated.

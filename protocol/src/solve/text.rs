@@ -44,8 +44,11 @@ pub fn direct_in(pos: &Position, solution: &DirectSolution, variations: bool, sa
     // Reflex play: the attacker must reach the goal at once, so nothing can be a key.
     let mut forced: Vec<(String, Move)> = solution.forced.iter().map(|&m| (pos.move_to_uci(m), m)).collect();
     forced.sort_by(|a, b| a.0.cmp(&b.0));
-    for (_, m) in forced {
+    // Popeye prints them as one block after a blank line.
+    if !forced.is_empty() {
         out.push(String::new());
+    }
+    for (_, m) in forced {
         out.push(format!("{:w$}1.{} ?!?", "", san(pos, m), w = attack_indent(1)));
     }
     for (lines, marker) in [(&solution.keys, "!"), (&solution.tries, "?")] {

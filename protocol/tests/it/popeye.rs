@@ -378,6 +378,13 @@ fn popeye_reflex_play_and_the_defenders_mates_match_popeye() {
     run_fixture("reflex");
 }
 
+/// `HalfDuplex` and `Duplex` in direct and reflex play: the other side attacks (Black mates
+/// White), with tries and variations; reflex play's forced mates as one block.
+#[test]
+fn popeye_duplex_in_direct_and_reflex_play_matches_popeye() {
+    run_fixture("duplex-direct");
+}
+
 /// The other stipulations: `ser-=3`, `r#2` (with Popeye's `?!?` moves), `hs#2`, `ser-s#3`,
 /// `semi-r#2`, `hs#1.5`.
 #[test]
