@@ -149,7 +149,7 @@ test("the players' names fit the report and the bars at 1024x700, 1400x900 and 3
       if (n.text === 'Dumpty, Humpty') assert.ok(!n.cut, `${n.text} is cut at ${width}x${height}`);
     }
     assert.ok(names.some((n) => n.text === LONG && n.cut), `the long name is cut somewhere at ${width}x${height}`);
-    if (width < 760) await page.locator('#review').scrollIntoViewIfNeeded();
+    await page.locator('#review .review-sides').scrollIntoViewIfNeeded();
     await page.screenshot({ path: join(SHOTS, `review-names-${width}x${height}.png`) });
   }
   await page.context().close();
