@@ -9,6 +9,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { request } from 'node:http';
 import { launchChromium, startGui } from './launch.mjs';
+import { openSetup } from './page.mjs';
 
 const BIN = process.env.VORPAL_BIN;
 const SHOTS = process.env.SCREENSHOT_DIR || '/tmp/vorpal-gui-shots';
@@ -366,6 +367,8 @@ test('variants: Mini Alice shows 4x8 boards, alice3 three boards', async () => {
   await page.waitForFunction(() => document.querySelectorAll('[data-board="A"][data-square]').length === 32);
   assert.equal(await page.locator('[data-board="B"][data-square]').count(), 32);
   await shot(page, '12-minialice');
+  // New game folded the setup away: opened again, as a person does.
+  await openSetup(page);
   await page.selectOption('#variant', 'alice3');
   await page.click('#newgame');
   await page.waitForFunction(() => document.querySelectorAll('[data-board="C"][data-square]').length === 64);
@@ -378,6 +381,7 @@ test('an engine that fails: a clear message, the game kept, a restart button', a
   try {
     const page = await openPage(bad.url);
     await clickMove(page, ['A', 'e2'], ['B', 'e4']);
+    await openSetup(page);
     await page.selectOption('#mode', 'play');
     await page.selectOption('#color', 'white');
     await page.waitForSelector('#restart:not([hidden])');

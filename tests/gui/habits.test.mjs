@@ -39,6 +39,7 @@ async function exportedPgn(page, needle) {
 }
 
 async function newHumanGame(page) {
+  await openSetup(page);
   await page.selectOption('#mode', 'human');
   await page.click('#newgame');
   await moveCount(page, 0);
@@ -66,6 +67,7 @@ test('arrows, circles and comments survive export and import, on the start posit
   const pgn = await exportedPgn(page, 'usual');
   assert.match(pgn, /\{\[%csl Rd5\/B\] \[%cal Ge2e4\]\}\s*1\. e4 \{The usual start \[%cal Be4e6\/B\]\}/, pgn);
   // Read back: the shapes are drawn again and the commands are not shown as text.
+  await openSetup(page);
   await page.click('#newgame');
   await moveCount(page, 0);
   await page.fill('#pgn', pgn);
@@ -138,6 +140,7 @@ test('drawings from the keyboard: D on a cell and D on another, Shift for red, E
 test('analysis draws an arrow for each line, the best one boldest', async () => {
   const page = await openPage();
   await newHumanGame(page);
+  await openSetup(page);
   await page.selectOption('#mode', 'analysis');
   await page.selectOption('#multipv', '3');
   await page.waitForFunction(() => document.querySelectorAll('#lines .line').length === 3, null, { timeout: 20000 });

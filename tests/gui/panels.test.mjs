@@ -1,8 +1,9 @@
 // Where the page puts things (issue 44): a refused move's reason in the status line, in view at
 // every size (touch on the phones, the mouse on the desktops); the setup folding away by itself
-// once a game against the engine has begun (remembered after a reload; the FEN and PGN fields
-// still in view); the engine's lines readable beside the boards at 844x390; the space bar
-// switching the engine's analysis on and off.
+// once a game has begun: against the engine, between two people at the first move, and at New
+// game in any mode (remembered after a reload; the FEN and PGN fields still in view; on a phone
+// New game also closes the sheet); the engine's lines readable beside the boards at 844x390;
+// the space bar switching the engine's analysis on and off.
 
 import { test as nodeTest } from 'node:test';
 import assert from 'node:assert/strict';
@@ -68,6 +69,53 @@ test('the setup folds away once a game against the engine begins, remembered aft
   await page.reload();
   await ready(page);
   assert.equal(await page.evaluate(() => document.getElementById('setup').open), true);
+  await closePage(page);
+});
+
+test('between two people the setup folds at the first move, and New game folds it in every mode; remembered; FEN and PGN stay in view', async () => {
+  const page = await openPage(1400, 900);
+  const open = () => page.evaluate(() => document.getElementById('setup').open);
+  assert.equal(await page.inputValue('#mode'), 'human');
+  assert.equal(await open(), true);
+  await clickMove(page, ['A', 'e2'], ['B', 'e4']);
+  await page.waitForFunction(() => !document.getElementById('setup').open);
+  for (const s of ['#fen', '#pgn', '#importpgn', '#exportpgn', '#loadfen', '#moves']) await inView(page, s, 1400, 900);
+  await page.reload();
+  await ready(page);
+  assert.equal(await open(), false, 'still folded after a reload');
+  // Opened by hand, a second move leaves it open (the game had begun already).
+  await page.click('#setup summary');
+  await clickMove(page, ['A', 'e7'], ['B', 'e5']);
+  await moveCount(page, 2);
+  assert.equal(await open(), true);
+  // New game folds it, between people, in analysis and against the engine.
+  for (const mode of ['human', 'analysis', 'play']) {
+    if (!(await open())) await page.click('#setup summary');
+    await page.selectOption('#mode', mode);
+    await page.click('#newgame');
+    await page.waitForFunction(() => !document.getElementById('setup').open);
+    for (const s of ['#fen', '#pgn']) await inView(page, s, 1400, 900);
+  }
+  await page.reload();
+  await ready(page);
+  assert.equal(await open(), false, 'remembered after a reload');
+  await closePage(page);
+});
+
+test('390x844: New game in the sheet closes the sheet and folds the setup; the boards and the status are in view', async () => {
+  const page = await openPage(390, 844);
+  await page.tap('#menu');
+  await page.tap('#sheet-tabs [data-tab="setup"]');
+  await page.waitForFunction(() => document.body.dataset.sheet === 'setup' && document.body.classList.contains('sheet-open'));
+  await page.tap('#newgame');
+  await page.waitForFunction(() => !document.body.classList.contains('sheet-open') && !document.getElementById('setup').open);
+  for (const s of ['#boards', '#status', '.nav']) await inView(page, s, 390, 844);
+  // The setup is one tap away again: the sheet's Setup tab shows its (folded) summary, which opens it.
+  await page.tap('#menu');
+  await page.tap('#sheet-tabs [data-tab="setup"]');
+  await page.tap('#setup summary');
+  assert.equal(await page.isVisible('#mode'), true);
+  await page.screenshot({ path: join(SHOTS, 'panels-setup-folded-390x844.png') });
   await closePage(page);
 });
 

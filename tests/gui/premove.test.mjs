@@ -1,7 +1,8 @@
 // Premove (issue 44), against an engine whose reply is known (fake-engines/scripted.sh): a
 // premove without the shape of a move of its piece is refused at once with the reason; one that
-// the engine's reply makes illegal is dropped with a note; a pawn premoved to its last rank asks
-// for its piece (the chooser) and becomes that piece after the reply.
+// the engine's reply makes illegal is dropped with a note; a pawn premoved to its last rank
+// becomes a queen without asking (lichess's auto-queen when premoving), or, with auto-queen set
+// to never, asks for its piece (the chooser) and becomes that piece after the reply.
 
 import { test as nodeTest, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -68,17 +69,45 @@ test('a premove without its piece\'s shape is refused at once; one the reply mak
   }
 });
 
-test('a pawn premoved to its last rank asks for its piece and becomes it after the reply', async () => {
+/** Plays 1. Ka1-b1 in the position with White's pawn on g7 (the engine answers a8b8), then
+ * premoves g7-g8 while the engine thinks. */
+async function premovePromotion(page) {
+  await page.fill('#fen', 'k7/6P1/8/8/8/8/8/K7 w - - 0 1');
+  await page.click('#loadfen');
+  await page.waitForFunction(() => document.querySelector('[data-board="A"][data-square="g7"] .piece')?.dataset.piece === 'wp');
+  await page.waitForFunction(() => /White to move/.test(document.getElementById('status').textContent));
+  await clickMove(page, ['A', 'a1'], ['B', 'b1']);
+  await page.waitForFunction(() => /is thinking/.test(document.getElementById('status').textContent));
+  await page.click(cell('A', 'g7'));
+  await page.click(cell('A', 'g8'));
+}
+
+test('a pawn premoved to its last rank becomes a queen without asking (auto-queen when premoving)', async () => {
   const { page, server } = await playAgainst('a8b8');
   try {
-    await page.fill('#fen', 'k7/6P1/8/8/8/8/8/K7 w - - 0 1');
-    await page.click('#loadfen');
-    await page.waitForFunction(() => document.querySelector('[data-board="A"][data-square="g7"] .piece')?.dataset.piece === 'wp');
-    await page.waitForFunction(() => /White to move/.test(document.getElementById('status').textContent));
-    await clickMove(page, ['A', 'a1'], ['B', 'b1']);
-    await page.waitForFunction(() => /is thinking/.test(document.getElementById('status').textContent));
-    await page.click(cell('A', 'g7'));
-    await page.click(cell('A', 'g8'));
+    assert.equal(await page.inputValue('#autoqueen'), 'premove', 'auto-queen when premoving is the default');
+    await premovePromotion(page);
+    assert.match(await notice(page), /Premove A:g7 to A:g8=Q/);
+    assert.equal(await page.isVisible('#chooser'), false, 'nothing asked');
+    await moveCount(page, 3);
+    assert.match(await page.textContent('#moves .move[data-ply="3"]'), /g8=Q/);
+    assert.equal(await page.evaluate(() => document.querySelector('[data-board="B"][data-square="g8"] .piece')?.dataset.piece), 'wQ');
+    await page.screenshot({ path: join(SHOTS, 'premove-auto-queen.png') });
+  } finally {
+    await closePage(page);
+    server.child.kill();
+  }
+});
+
+test('with auto-queen set to never, a premoved promotion asks for its piece and becomes it after the reply; the choice is remembered', async () => {
+  const { page, server } = await playAgainst('a8b8');
+  try {
+    await page.click('#looks summary');
+    await page.selectOption('#autoqueen', 'never');
+    await page.reload();
+    await ready(page);
+    assert.equal(await page.inputValue('#autoqueen'), 'never', 'kept after a reload');
+    await premovePromotion(page);
     await page.waitForSelector('#chooser:not([hidden]) button[data-uci="n"]');
     assert.equal(await page.locator('#chooser button').count(), 5, 'queen, rook, bishop, knight, cancel');
     await page.click('#chooser button[data-uci="n"]');

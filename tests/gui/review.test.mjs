@@ -125,3 +125,32 @@ test('the report on a phone (390x844) fits the width', async () => {
   await page.screenshot({ path: join(SHOTS, 'review-390x844.png'), fullPage: true });
   await page.context().close();
 });
+
+test("the players' names fit the report and the bars at 1024x700, 1400x900 and 390x844; only a name longer than its row is cut, whole in its title", async () => {
+  const LONG = 'The Red Queen of the Looking-Glass Chessboard, Second Square';
+  const page = await openPage({ width: 1024, height: 700 });
+  await page.fill('#pgn', BLUNDER.replace('Tweedledum', 'Dumpty, Humpty').replace('Tweedledee', LONG));
+  await page.click('#importpgn');
+  await page.waitForFunction(() => document.querySelectorAll('#moves .move').length === 17);
+  await page.click('#reviewbtn');
+  await page.waitForSelector('#review .eval-graph', { timeout: 120000 });
+  for (const [width, height] of [[1024, 700], [1400, 900], [390, 844]]) {
+    await page.setViewportSize({ width, height });
+    await page.waitForTimeout(300);
+    const names = await page.evaluate(() => [...document.querySelectorAll('#review .side .who, .player .name')].map((e) => {
+      const r = e.getBoundingClientRect();
+      const row = e.parentElement.getBoundingClientRect();
+      return { text: e.textContent, title: e.title, cut: e.scrollWidth > e.clientWidth, width: r.width, inside: r.left >= row.left - 0.5 && r.right <= row.right + 0.5 };
+    }));
+    assert.equal(names.length, 4, `two rows of the report and two bars at ${width}x${height}`);
+    for (const n of names) {
+      assert.equal(n.title, n.text, `the whole name in the title at ${width}x${height}`);
+      assert.ok(n.width > 0 && n.inside, `${n.text} inside its row at ${width}x${height}`);
+      if (n.text === 'Dumpty, Humpty') assert.ok(!n.cut, `${n.text} is cut at ${width}x${height}`);
+    }
+    assert.ok(names.some((n) => n.text === LONG && n.cut), `the long name is cut somewhere at ${width}x${height}`);
+    await page.locator('#review .review-sides').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(SHOTS, `review-names-${width}x${height}.png`) });
+  }
+  await page.context().close();
+});

@@ -292,6 +292,8 @@ test('a finished game against the engine: banner with Rematch and Analyse', asyn
   await clickMove(page, ['A', 'f1'], ['B', 'e2']);
   await clickMove(page, ['B', 'd5'], ['A', 'e4']);
   await moveCount(page, 4);
+  // The first move folded the setup away: opened again, as a person does.
+  await openSetup(page);
   await page.selectOption('#mode', 'play');
   await page.selectOption('#color', 'white');
   await clickMove(page, ['B', 'e2'], ['A', 'b5']);
@@ -334,12 +336,20 @@ test('phone 390x844: boards, status, last move and best line on one screen; a ga
   // Analysis of the position before the mate: the evaluation and the best line are in view too.
   await page.keyboard.press('ArrowLeft');
   await page.waitForFunction(() => document.querySelector('#moves .current')?.dataset.ply === '4');
+  // The setup (folded away by New game) through the menu's sheet, as a person does.
+  await page.tap('#menu');
+  await page.tap('#sheet-tabs [data-tab="setup"]');
+  await openSetup(page);
   await page.selectOption('#mode', 'analysis');
+  await page.tap('#menu');
+  await page.waitForFunction(() => !document.body.classList.contains('sheet-open'));
   await page.waitForFunction(() => document.querySelectorAll('#lines .line').length > 0, null, { timeout: 15000 });
   await page.waitForTimeout(500);
   await inView(page, '.board-B', 390, 844);
   await inView(page, '#lines .line', 390, 844);
-  await inView(page, '#evaltext', 390, 844);
+  // The evaluation is the best line's score (the bar's own figure would lie over a8).
+  assert.match(await page.textContent('#lines .line .score'), /^(#-?|[-+])?\d/);
+  await inView(page, '#lines .line .score', 390, 844);
   await page.screenshot({ path: join(SHOTS, 'phone-analysis-390x844.png') });
   await closePage(page);
 });

@@ -7,8 +7,8 @@ import { Boards } from './board.js';
 import { renderMoves, renderLines, renderEval, renderPlayers } from './panels.js';
 import { renderReview, markMoves } from './review.js';
 import { wirePgnFiles } from './pgnfile.js';
-import { wireLooks, moveSound } from './looks.js';
-import { placeParts, placeReview, centreStrip, foldBelow, foldSetupOnStart, wireLayout, wireShortcuts } from './layout.js';
+import { wireLooks, moveSound, autoQueenPremoves } from './looks.js';
+import { placeParts, placeReview, centreStrip, foldBelow, foldSetup, foldSetupOnStart, wireLayout, wireShortcuts } from './layout.js';
 import { loadGame, saveGame, holdSid, sidTaken, loadPrefs, savePrefs } from './store.js';
 import { readComment, writeComment, toggleShape } from './drawings.js';
 import { choose, choosePromotion } from './chooser.js';
@@ -21,7 +21,13 @@ let receivedAt = 0;
 let restoring = false;
 const prefs = loadPrefs();
 
-const boards = new Boards($('boards'), { onMove: chooseAndPlay, onReject: reject, onNoMove: notice, onDraw: draw, onPromotion: choosePromotion });
+const boards = new Boards($('boards'), { onMove: chooseAndPlay, onReject: reject, onNoMove: notice, onDraw: draw, onPromotion: premovePiece });
+
+/** The piece a premoved pawn becomes: a queen at once (auto-queen when premoving, as lichess
+ * does by default), or the chooser's answer when the settings say never. */
+function premovePiece(colour) {
+  return autoQueenPremoves() ? Promise.resolve('Q') : choosePromotion(colour);
+}
 
 /** The one place for messages; cleared by the next success. */
 function notice(text) {
@@ -285,6 +291,8 @@ function fitCells() {
   }
   setCell(cell);
   foldBelow(h);
+  // A phone turned upright (or a window narrowed) keeps the shown move in the strip's view.
+  centreStrip();
   boards.drawArrow();
 }
 
@@ -448,15 +456,18 @@ function wire() {
   window.matchMedia('(prefers-color-scheme: dark)').addEventListener('change', applyTheme);
 }
 
-function newGame() {
+/** A new game with the setup's rules; once it has begun the setup folds away. */
+async function newGame() {
   const n = $('number960').value;
-  return send({
+  const r = await send({
     cmd: 'new',
     variant: $('variant').value,
     chess960: $('chess960').checked,
     enPassant: $('enpassant').value,
     number: n === '' ? undefined : Number(n),
   });
+  if (r.ok) foldSetup(true);
+  return r;
 }
 
 /** Opens a session: this tab's own again when the server still has it (a reload), else a new

@@ -103,7 +103,11 @@ export class Boards {
       wrap.className = `board-wrap board-${letter}`;
       const title = document.createElement('div');
       title.className = 'board-title';
-      title.textContent = `Board ${letter}`;
+      // On a phone only the letter shows (the label lies over the board's corner cell).
+      const word = document.createElement('span');
+      word.className = 'board-word';
+      word.textContent = 'Board ';
+      title.append(word, letter);
       const grid = document.createElement('div');
       grid.className = 'board';
       grid.dataset.boardGrid = letter;

@@ -6,8 +6,8 @@
 // and FEN and PGN, each one tap away; closed, those parts wait below the first screen (nothing
 // of them peeks above the bottom bar). A swipe on the boards' area steps one ply: to the right
 // back, to the left forward (a touch that starts on a piece stays a move). The setup folds
-// away by itself once a game against the engine (or between engines) has begun, and its fold
-// is remembered.
+// away by itself once a game has begun (New game in any mode, a first move between people, the
+// first move of a game against the engine or between engines), and its fold is remembered.
 
 const $ = (id) => document.getElementById(id);
 
@@ -117,13 +117,22 @@ export function centreStrip() {
 /** The setup's fold, remembered across visits (folded, the panel's moves get its height). */
 const SETUP_KEY = 'vorpal-gui-setup-open';
 
-/** Folds the setup away when a game against the engine (or between engines) has just begun:
- * its first move is in `s` and was not in `previous`. The fold is remembered; the summary
- * opens it again. */
-export function foldSetupOnStart(previous, s) {
-  if (!previous || (s.mode !== 'play' && s.mode !== 'watch')) return;
-  if ((previous.moves?.length ?? 0) !== 0 || !s.moves?.length) return;
+/** Folds the setup away (lichess shows no setup during a game): the fold is remembered, the
+ * summary opens it again, and the FEN and PGN fields stay where they are. `closeSheet`: on a
+ * phone an open sheet closes too, so that the new game's boards are seen. */
+export function foldSetup(closeSheet) {
   if ($('setup').open) $('setup').open = false;
+  if (closeSheet && document.body.classList.contains('sheet-open')) openSheet(null);
+}
+
+/** Folds the setup away when a game has just begun: against the engine (or between engines)
+ * its first move is in `s` and was not in `previous`; between two people the first move was
+ * just played (a PGN read in, many moves at once, is no game beginning). New game folds it
+ * too (app.js). */
+export function foldSetupOnStart(previous, s) {
+  if (!previous || (previous.moves?.length ?? 0) !== 0) return;
+  const begun = s.mode === 'human' ? s.moves?.length === 1 : (s.mode === 'play' || s.mode === 'watch') && s.moves?.length > 0;
+  if (begun) foldSetup(false);
 }
 
 function rememberSetupFold() {

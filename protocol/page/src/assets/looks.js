@@ -1,7 +1,9 @@
 // The person's choices of looks and sounds, kept with the other preferences (store.js): the
 // piece set (the drawn pieces, or the chess glyphs), the boards' colours (brown and blue, or
 // green and grey) and the sounds (a click for each move; with "every event" also a lower one for
-// a capture, a double one for a check and a chord at the end of a game; Sound off: none).
+// a capture, a double one for a check and a chord at the end of a game; Sound off: none), and
+// whether a premoved promotion becomes a queen at once (auto-queen when premoving, lichess's
+// default) or asks for its piece.
 
 const $ = (id) => document.getElementById(id);
 
@@ -13,15 +15,21 @@ export function wireLooks(prefs, save) {
     $('pieceset').value = prefs.pieces || 'drawn';
     $('boardcolours').value = prefs.boards || 'classic';
     $('sounds').value = prefs.sounds || 'moves';
+    $('autoqueen').value = prefs.autoQueen || 'premove';
   };
   apply();
-  for (const [id, key] of [['pieceset', 'pieces'], ['boardcolours', 'boards'], ['sounds', 'sounds']]) {
+  for (const [id, key] of [['pieceset', 'pieces'], ['boardcolours', 'boards'], ['sounds', 'sounds'], ['autoqueen', 'autoQueen']]) {
     $(id).addEventListener('change', () => {
       prefs[key] = $(id).value;
       save(prefs);
       apply();
     });
   }
+}
+
+/** True when a premoved promotion becomes a queen without asking (the default). */
+export function autoQueenPremoves() {
+  return $('autoqueen').value !== 'never';
 }
 
 let audio = null;

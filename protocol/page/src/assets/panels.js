@@ -165,7 +165,10 @@ export function renderPlayers(top, bottom, state, receivedAt, reversed) {
   [top, bottom].forEach((el, i) => {
     const side = sides[i];
     el.dataset.side = side;
-    el.querySelector('.name').textContent = state.players[side === 'white' ? 0 : 1];
+    const name = el.querySelector('.name');
+    name.textContent = state.players[side === 'white' ? 0 : 1];
+    // A name too long for the bar is cut with an ellipsis: the whole of it on hover.
+    name.title = name.textContent;
     const clock = el.querySelector('.clock');
     clock.id = `clock-${side}`;
     // A game read from PGN with [%clk] comments: each side's time after its latest move.

@@ -5,8 +5,8 @@
 // on its board (a knight's jump, a bishop's diagonal, a pawn's step forward or diagonal
 // capture, ...; occupancy is not checked, as on lichess), landing on its own board's square or
 // the next board's (Alice's transfer); any other is refused at once with the reason. A pawn
-// premoved to its last rank asks for the piece it becomes (the page's chooser), as lichess does
-// without auto-queen.
+// premoved to its last rank becomes a queen (lichess's auto-queen when premoving), or asks for
+// its piece (the page's chooser) when the settings say so: the `onPromotion` hook decides.
 
 const NAMES = { K: 'king', Q: 'queen', R: 'rook', B: 'bishop', N: 'knight', p: 'pawn' };
 const LETTERS = ['A', 'B', 'C'];

@@ -102,10 +102,12 @@ function graph(state, review, onGoto) {
   return box;
 }
 
-/** One side's totals: `White 91.2% · ACPL 23 · 1?! 0? 1??`. */
+/** One side's totals: `White` over `91.2% · ACPL 23 · 1?! 0? 1??`. */
 function sideRow(name, side) {
   const row = el('div', 'side');
-  row.append(el('span', 'who', name));
+  const who = el('span', 'who', name);
+  who.title = name;
+  row.append(who);
   row.append(el('span', 'acc', side.accuracy === null ? '—' : `${side.accuracy.toFixed(1)}%`));
   row.append(el('span', 'acpl', side.acpl === null ? '' : `ACPL ${side.acpl}`));
   const counts = el('span', 'counts');
