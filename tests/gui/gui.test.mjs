@@ -381,6 +381,10 @@ test('an engine that fails: a clear message, the game kept, a restart button', a
   try {
     const page = await openPage(bad.url);
     await clickMove(page, ['A', 'e2'], ['B', 'e4']);
+    // The first move folds the setup away (when its state comes back): wait for it, then
+    // open the setup again, as a person does.
+    await page.waitForFunction(() => document.querySelectorAll('#moves .move').length === 1);
+    await page.waitForFunction(() => !document.getElementById('setup').open);
     await openSetup(page);
     await page.selectOption('#mode', 'play');
     await page.selectOption('#color', 'white');
