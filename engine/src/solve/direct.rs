@@ -295,10 +295,11 @@ impl Prover<'_> {
         // every move reaches it), and in reflex play as soon as it can (it must).
         let reflex = matches!(self.play, Play::Reflex | Play::SemiReflex);
         if n <= 1 || (reflex && has_goal_move(q, self.goal, self.pruning)) {
-            line.defences = defences
-                .iter()
-                .filter(|&&d| goal_reached(&child(q, d), self.goal))
-                .map(|&d| DefenceLine {
+            line.defences = self
+                .goal
+                .moves_reaching(q)
+                .into_iter()
+                .map(|d| DefenceLine {
                     mv: d,
                     replies: Vec::new(),
                 })
@@ -392,13 +393,8 @@ pub(crate) fn solve_direct(
     };
     // Reflex play: an attacker that can reach the goal at once must, so nothing is a key.
     if stipulation.play == Play::Reflex && has_goal_move(pos, stipulation.goal, options.pruning) {
-        let forced = pos
-            .legal_moves()
-            .into_iter()
-            .filter(|&m| goal_reached(&child(pos, m), stipulation.goal))
-            .collect();
         return DirectSolution {
-            forced,
+            forced: stipulation.goal.moves_reaching(pos),
             ..DirectSolution::default()
         };
     }

@@ -25,9 +25,13 @@ pub(crate) fn goal_reached(pos: &Position, goal: Goal) -> bool {
 }
 
 impl Goal {
-    /// True when the side to move in `pos` has no legal move and that ending is this goal.
-    pub fn reached_in(self, pos: &Position) -> bool {
-        goal_reached(pos, self)
+    /// The legal moves of `pos` after which this goal is reached (the side then to move is
+    /// mated or stalemated).
+    pub fn moves_reaching(self, pos: &Position) -> Vec<Move> {
+        pos.legal_moves()
+            .into_iter()
+            .filter(|&m| goal_reached(&pos.after(m), self))
+            .collect()
     }
 }
 

@@ -68,8 +68,7 @@ pub fn popeye_move(pos: &Position, mv: Move) -> String {
 /// A defender's move in direct play as Popeye writes it: a mate of the attacker is marked
 /// ` +` (the stipulation's goal is the attacker's).
 pub fn popeye_defence(pos: &Position, mv: Move) -> String {
-    let text = popeye_move(pos, mv);
-    text.strip_suffix(" #").map_or(text.clone(), |t| format!("{t} +"))
+    crate::solve::text::mate_as_check(popeye_move(pos, mv))
 }
 
 #[cfg(test)]

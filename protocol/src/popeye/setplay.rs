@@ -6,7 +6,7 @@
 
 use super::battle::shortest;
 use super::notation::popeye_move;
-use crate::solve::text::attack_lines_in;
+use crate::solve::text::{attack_lines_in, in_uci_order};
 use vorpal_engine::solve::{AttackLine, DefenceLine, Play, SolveControl, SolveOptions, Stipulation};
 use vorpal_engine::{Move, Position};
 
@@ -23,37 +23,23 @@ pub fn direct_set_play(
         variations,
         ..options.clone()
     };
-    let goal_moves = |pos: &Position| -> Vec<Move> {
-        pos.legal_moves()
-            .into_iter()
-            .filter(|&d| stipulation.goal.reached_in(&pos.after(d)))
-            .collect()
-    };
     // The defender's goal at once ends the set play: in `s#1` and `r#1` (their only play), and
     // in reflex play whenever it has one (it must take it).
     let reflex = matches!(stipulation.play, Play::Reflex | Play::SemiReflex);
-    let at_once = goal_moves(start);
+    let at_once = stipulation.goal.moves_reaching(start);
     // A one-mover's set play in direct play is empty (Popeye shows none).
     if stipulation.play == Play::Direct && stipulation.moves <= 1 {
         return Vec::new();
     }
     if stipulation.moves <= 1 || (reflex && !at_once.is_empty()) {
-        let mut out: Vec<(String, String)> = at_once
+        return in_uci_order(start, at_once)
             .into_iter()
-            .map(|d| (start.move_to_uci(d), format!("{:6}1...{}", "", popeye_move(start, d))))
+            .map(|d| format!("{:6}1...{}", "", popeye_move(start, d)))
             .collect();
-        out.sort();
-        return out.into_iter().map(|(_, line)| line).collect();
     }
     let left = stipulation.moves - 1;
-    let mut defences: Vec<_> = start
-        .legal_moves()
-        .into_iter()
-        .map(|d| (start.move_to_uci(d), d))
-        .collect();
-    defences.sort_by(|a, b| a.0.cmp(&b.0));
     let mut out = Vec::new();
-    for (_, d) in defences {
+    for d in in_uci_order(start, start.legal_moves()) {
         let r = start.after(d);
         let Some((s, lines)) = shortest(&r, stipulation, left, &options, control) else {
             continue;
@@ -84,9 +70,9 @@ fn whole_tree(
 ) -> AttackLine {
     let q = pos.after(mv);
     let mut defences = Vec::new();
-    let mut moves: Vec<_> = q.legal_moves().into_iter().map(|e| (q.move_to_uci(e), e)).collect();
-    moves.sort_by(|a, b| a.0.cmp(&b.0));
-    let reaches = |e: Move| stipulation.goal.reached_in(&q.after(e));
+    let moves = in_uci_order(&q, q.legal_moves());
+    let reaching = stipulation.goal.moves_reaching(&q);
+    let reaches = |e: Move| reaching.contains(&e);
     let end = |e: Move| DefenceLine {
         mv: e,
         replies: Vec::new(),
@@ -94,14 +80,10 @@ fn whole_tree(
     let reflex = matches!(stipulation.play, Play::Reflex | Play::SemiReflex);
     if stipulation.play == Play::Direct {
         // Direct play ends with the attacker's move.
-    } else if length == 1 || (reflex && moves.iter().any(|&(_, e)| reaches(e))) {
+    } else if length == 1 || (reflex && !reaching.is_empty()) {
         // Self and reflex play end with the defender's goal: in self play every move it has
         // reaches it; in reflex play it must take one when it can.
-        defences = moves
-            .into_iter()
-            .filter(|&(_, e)| reaches(e))
-            .map(|(_, e)| end(e))
-            .collect();
+        defences = moves.into_iter().filter(|&e| reaches(e)).map(end).collect();
         return AttackLine {
             mv,
             length,
@@ -111,7 +93,7 @@ fn whole_tree(
         };
     }
     if length > 1 {
-        for (_, e) in moves {
+        for e in moves {
             if stipulation.play == Play::SelfPlay && reaches(e) {
                 defences.push(end(e));
                 continue;

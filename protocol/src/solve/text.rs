@@ -42,13 +42,12 @@ pub fn direct(pos: &Position, solution: &DirectSolution, variations: bool) -> Ve
 pub fn direct_in(pos: &Position, solution: &DirectSolution, variations: bool, san: Notation) -> Vec<String> {
     let mut out = Vec::new();
     // Reflex play: the attacker must reach the goal at once, so nothing can be a key.
-    let mut forced: Vec<(String, Move)> = solution.forced.iter().map(|&m| (pos.move_to_uci(m), m)).collect();
-    forced.sort_by(|a, b| a.0.cmp(&b.0));
+    let forced = in_uci_order(pos, solution.forced.iter().copied());
     // Popeye prints them as one block after a blank line.
     if !forced.is_empty() {
         out.push(String::new());
     }
-    for (_, m) in forced {
+    for m in forced {
         out.push(format!("{:w$}1.{} ?!?", "", san(pos, m), w = attack_indent(1)));
     }
     for (lines, marker) in [(&solution.keys, "!"), (&solution.tries, "?")] {
@@ -59,22 +58,13 @@ pub fn direct_in(pos: &Position, solution: &DirectSolution, variations: bool, sa
                 out.push("    but".to_string());
                 let q = pos.after(line.mv);
                 for &r in &line.refutations {
-                    // Popeye marks a refutation that mates the attacker ` +`, not ` #`: the
-                    // goal is the attacker's (SAN's own `#` is kept).
-                    let text = san(&q, r);
-                    let text = text.strip_suffix(" #").map_or(text.clone(), |t| format!("{t} +"));
+                    // A refutation that mates the attacker: see `mate_as_check`.
+                    let text = mate_as_check(san(&q, r));
                     out.push(format!("{:w$}1...{} !", "", text, w = defence_indent(1)));
                     // Reflex play: a refutation may leave the attacker a goal it must take.
                     if let Some(goal) = solution.reflex_goal {
                         let s = q.after(r);
-                        let mut forced: Vec<(String, Move)> = s
-                            .legal_moves()
-                            .into_iter()
-                            .filter(|&m| goal.reached_in(&s.after(m)))
-                            .map(|m| (s.move_to_uci(m), m))
-                            .collect();
-                        forced.sort_by(|a, b| a.0.cmp(&b.0));
-                        for (_, m) in forced {
+                        for m in in_uci_order(&s, goal.moves_reaching(&s)) {
                             out.push(format!("{:w$}2.{} ?!?", "", san(&s, m), w = attack_indent(2)));
                         }
                     }
@@ -97,6 +87,22 @@ pub fn attack_lines_in(pos: &Position, lines: &[AttackLine], k: u32, variations:
 }
 
 /// `lines` in the order of their moves' UCI text.
+/// `moves` of `pos` in the order of their UCI text (the order siblings are printed in).
+pub fn in_uci_order(pos: &Position, moves: impl IntoIterator<Item = Move>) -> Vec<Move> {
+    let mut v: Vec<Move> = moves.into_iter().collect();
+    v.sort_by_key(|&m| pos.move_to_uci(m));
+    v
+}
+
+/// A defender's move that mates the attacker in direct play, in Popeye's notation: Popeye marks
+/// it ` +`, not ` #` (the goal is the attacker's). SAN's own `#` has no space and is kept.
+pub fn mate_as_check(text: String) -> String {
+    match text.strip_suffix(" #") {
+        Some(t) => format!("{t} +"),
+        None => text,
+    }
+}
+
 fn sorted<'a>(pos: &Position, lines: &'a [AttackLine]) -> Vec<&'a AttackLine> {
     let mut v: Vec<&AttackLine> = lines.iter().collect();
     v.sort_by_key(|l| pos.move_to_uci(l.mv));
