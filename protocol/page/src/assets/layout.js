@@ -140,9 +140,12 @@ function rememberSetupFold() {
   try {
     if (localStorage.getItem(SETUP_KEY) === 'false') setup.open = false;
   } catch { /* storage off: open */ }
-  setup.addEventListener('toggle', () => {
+  const keep = () => {
     try { localStorage.setItem(SETUP_KEY, String(setup.open)); } catch { /* not kept */ }
-  });
+  };
+  setup.addEventListener('toggle', keep);
+  // The toggle event comes a task after the click: a page left at once keeps the state too.
+  window.addEventListener('pagehide', keep);
 }
 
 /** Wires the menu button and the swipe; `step(key)` moves through the game as the keys do. */
