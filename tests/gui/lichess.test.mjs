@@ -8,7 +8,7 @@ import { test as nodeTest } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { guiFixture } from './launch.mjs';
-import { ready, closePage, inView } from './page.mjs';
+import { ready, closePage, inView, showTab, closeSheet, openSetup, oneScreen } from './page.mjs';
 
 const BIN = process.env.VORPAL_BIN;
 const SHOTS = process.env.SCREENSHOT_DIR || '/tmp/vorpal-gui-shots';
@@ -50,7 +50,8 @@ test('a two-game file gives the picker; game 2 loads with its clocks and evaluat
   assert.equal(await page.isVisible('#games'), true);
   const labels = await page.$$eval('#games option', (os) => os.map((o) => o.textContent));
   assert.deepEqual(labels, ['1. Carroll – Tenniel, *, 1 move', '2. Alice – Red Queen, *, 2 moves']);
-  assert.equal(await page.textContent('#player-bottom .name'), 'Carroll');
+  // The first game is shown (its state may come after the picker is filled: waited for).
+  await page.waitForFunction(() => document.querySelector('#player-bottom .name').textContent === 'Carroll');
   await page.selectOption('#games', '1');
   await page.waitForFunction(() => document.querySelector('#player-bottom .name').textContent === 'Alice');
   assert.equal(await page.locator('#moves .move').count(), 3);
@@ -77,6 +78,8 @@ test('a two-game file gives the picker; game 2 loads with its clocks and evaluat
 test('a 48-man FEN is refused with the reason at 1400x900 and 390x844; the game stays', async () => {
   for (const [w, h] of [[1400, 900], [390, 844]]) {
     const page = await openPage(w, h);
+    // On the phone the FEN field is in the menu's sheet (FEN, PGN tab).
+    await showTab(page, 'pgn');
     const before = await page.inputValue('#fen');
     await page.fill('#fen', FORTY_EIGHT);
     await page.click('#loadfen');
@@ -100,10 +103,13 @@ for (const theme of ['light', 'dark']) {
       page.on('pageerror', (e) => { throw e; });
       await page.goto(fixture.server.url);
       await ready(page);
+      await showTab(page, 'pgn');
       await page.fill('#pgn', GAME);
       await page.click('#importpgn');
       await page.waitForFunction(() => document.querySelectorAll('#moves .move').length === 4);
+      await openSetup(page);
       await page.selectOption('#mode', 'analysis');
+      await closeSheet(page);
       await page.waitForFunction(() => document.querySelectorAll('#lines .line').length > 0, null, { timeout: 20000 });
       // Choosing the mode scrolled the panel (or the page) to the menu: back to the top.
       await page.evaluate(() => { window.scrollTo(0, 0); document.querySelector('aside').scrollTop = 0; });
@@ -138,15 +144,13 @@ test('a swipe on the boards steps one ply (right: back, left: forward); the stri
   page.on('pageerror', (e) => { throw e; });
   await page.goto(fixture.server.url);
   await ready(page);
+  await showTab(page, 'pgn');
   await page.fill('#pgn', GAME.replace('1. e4', '1. e4 (1. d4 {queen first} d5)'));
   await page.click('#importpgn');
   await page.waitForFunction(() => document.querySelector('#moves .current')?.dataset.ply === '4');
-  await page.evaluate(() => window.scrollTo(0, 0));
-  // Nothing of the panel peeks above the bottom bar: its tabs and the setup start below the window.
-  for (const s of ['#sheet-tabs', '#setup']) {
-    const top = await page.evaluate((q) => document.querySelector(q).getBoundingClientRect().top, s);
-    assert.ok(top >= 844, `${s} starts at ${top}, inside the first screen`);
-  }
+  await closeSheet(page);
+  // Nothing of the panel is on the page with the sheet closed, and the page does not scroll.
+  await oneScreen(page, 'the strip with a variation');
   // The strip marks the variation in parentheses (its comment only in the full list).
   assert.equal(await page.isVisible('#moves .var'), true);
   assert.match(await page.textContent('#moves .var'), /d4/);
@@ -169,12 +173,15 @@ test('a swipe on the boards steps one ply (right: back, left: forward); the stri
   await page.waitForFunction(() => document.querySelector('#moves .current')?.dataset.ply === '3');
   assert.equal(await page.locator('#moves .move').count(), 6, 'no move was played (4, and 2 in the variation)');
   assert.equal(await page.locator('.cell.twin').count(), 0, 'no outline stays after the touch');
-  // The menu opens the sheet at the full move list (with the variation's comment); each tab is
-  // one tap away and shows its part only; the menu again closes the sheet. (A tap right after a
-  // swipe is taken by Chromium as part of the gesture: a person's pause first.)
+  // The menu opens the sheet (at the tab shown last, here FEN, PGN); its Moves tab has the full
+  // move list (with the variation's comment); each tab is one tap away and shows its part only;
+  // the menu again closes the sheet. (A tap right after a swipe is taken by Chromium as part of
+  // the gesture: a person's pause first.)
   await page.waitForTimeout(1000);
   await page.tap('#menu');
-  await page.waitForFunction(() => document.body.classList.contains('sheet-open'));
+  await page.waitForFunction(() => document.body.classList.contains('sheet-open') && document.body.dataset.sheet === 'pgn');
+  await page.tap('#sheet-tabs [data-tab="moves"]');
+  await page.waitForFunction(() => document.body.dataset.sheet === 'moves');
   const sheet = await page.locator('aside').boundingBox();
   assert.ok(sheet.y >= 0 && sheet.y + sheet.height <= 844 - 48 + 0.5, `sheet at ${JSON.stringify(sheet)}`);
   assert.equal(await page.isVisible('#moves .comment'), true);

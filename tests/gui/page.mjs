@@ -27,10 +27,54 @@ export async function closePage(page) {
   await page.context().close();
 }
 
+/** On a phone (the page's narrow layout, where the panel's parts are only in the menu's sheet)
+ * opens the sheet at `tab` (`moves`, `engine`, `review`, `setup`, `pgn`) as a person does, with
+ * the menu and the tab, and waits until it shows; elsewhere the parts are in view already. */
+export async function showTab(page, tab) {
+  const at = () => page.evaluate(() => ({
+    narrow: document.body.classList.contains('narrow'),
+    open: document.body.classList.contains('sheet-open'),
+    tab: document.body.dataset.sheet,
+  }));
+  const now = await at();
+  if (!now.narrow || (now.open && now.tab === tab)) return;
+  if (!now.open) {
+    await page.click('#menu');
+    await page.waitForFunction(() => document.body.classList.contains('sheet-open'));
+  }
+  await page.click(`#sheet-tabs [data-tab="${tab}"]`);
+  await page.waitForFunction((t) => document.body.classList.contains('sheet-open') && document.body.dataset.sheet === t, tab);
+}
+
+/** Closes a phone's sheet with the menu (nothing when it is closed) and waits until it is. */
+export async function closeSheet(page) {
+  if (!(await page.evaluate(() => document.body.classList.contains('sheet-open')))) return;
+  await page.click('#menu');
+  await page.waitForFunction(() => !document.body.classList.contains('sheet-open'));
+}
+
 /** Opens the setup panel (it folds away by itself once a game against the engine has begun), as
- * a person does to change the mode or the limits during a game. */
+ * a person does to change the mode or the limits during a game; on a phone through the menu's
+ * Setup tab first. Waits until it is open (its toggle is a task later than the click). */
 export async function openSetup(page) {
+  await showTab(page, 'setup');
   if (!(await page.evaluate(() => document.getElementById('setup').open))) await page.click('#setup summary');
+  await page.waitForFunction(() => document.getElementById('setup').open);
+}
+
+/** Asserts that the page itself does not scroll (its height is the window's) and that none of
+ * the panel's parts that live in a phone's sheet can be seen or reached while it is closed. */
+export async function oneScreen(page, label) {
+  const m = await page.evaluate(() => {
+    const parts = ['sheet-tabs', 'setup', 'notation', 'looks', 'review', 'marks', 'comment', 'movebox', 'newgame', 'pgn', 'fen'];
+    return {
+      height: document.scrollingElement.scrollHeight,
+      window: window.innerHeight,
+      shown: parts.filter((id) => { const e = document.getElementById(id); return e && e.getClientRects().length > 0; }),
+    };
+  });
+  assert.ok(m.height <= m.window + 1, `${label}: the page is ${m.height} px high in a ${m.window} px window`);
+  assert.deepEqual(m.shown, [], `${label}: parts of the closed sheet on the page`);
 }
 
 /** The box of `selector`, asserted inside the w x h window with the page not scrolled. */

@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { launchChromium, startGui } from './launch.mjs';
+import { showTab } from './page.mjs';
 
 const BIN = process.env.VORPAL_BIN;
 const SHOTS = process.env.SCREENSHOT_DIR || '/tmp/vorpal-gui-shots';
@@ -64,11 +65,14 @@ async function openPage(viewport) {
   return page;
 }
 
-/** Imports the blunder game and reviews it; resolves when the report is drawn. */
+/** Imports the blunder game and reviews it (on a phone through the menu's tabs); resolves when
+ * the report is drawn. */
 async function review(page) {
+  await showTab(page, 'pgn');
   await page.fill('#pgn', BLUNDER);
   await page.click('#importpgn');
   await page.waitForFunction(() => document.querySelectorAll('#moves .move').length === 17);
+  await showTab(page, 'review');
   await page.click('#reviewbtn');
   await page.waitForSelector('#review .eval-graph', { timeout: 120000 });
 }
@@ -78,6 +82,12 @@ test('Review on an imported game: graph, marks, better line, accuracy, export', 
   await page.fill('#pgn', BLUNDER);
   await page.click('#importpgn');
   await page.waitForFunction(() => document.querySelectorAll('#moves .move').length === 17);
+  // The Review button sits with the moves' tools in the panel, not alone under the boards.
+  const [button, tools] = await page.evaluate(() => ['#reviewbtn', '.tree-tools']
+    .map((s) => document.querySelector(s).getBoundingClientRect()).map((r) => ({ left: r.left, top: r.top, bottom: r.bottom })));
+  assert.equal(await page.evaluate(() => document.getElementById('reviewbtn').closest('aside') !== null), true, 'the Review button is in the panel');
+  assert.ok(button.top >= tools.bottom && button.top - tools.bottom <= 100 && Math.abs(button.left - tools.left) <= 1, `the Review button at ${JSON.stringify(button)}, the tools at ${JSON.stringify(tools)}`);
+  assert.equal(await page.locator('.play #review:visible').count(), 0, 'nothing of the report under the boards before a review');
   await page.click('#reviewbtn');
   // The progress bar shows while the server reviews (it may finish before we look).
   const seen = await page.waitForSelector('#review-progress, #review .eval-graph', { timeout: 60000 });
@@ -106,6 +116,16 @@ test('Review on an imported game: graph, marks, better line, accuracy, export', 
   assert.ok(marked.bottom <= 900 && graph.bottom <= 900 && graph.right <= marked.left, `graph ${JSON.stringify(graph)}, marked ${JSON.stringify(marked)}`);
   assert.ok(graph.height >= 100 && marked.height >= 80, `graph ${graph.height} px, list ${marked.height} px`);
   assert.equal(await page.evaluate(() => document.querySelector('#review').closest('.play') !== null), true, 'under the boards');
+  // The graph takes the free height down to the report's foot and the window's (no empty band
+  // under it), drawn at its size (its dots round), and the page does not scroll.
+  const foot = await page.evaluate(() => ({
+    review: document.getElementById('review').getBoundingClientRect().bottom,
+    page: document.scrollingElement.scrollHeight,
+    viewBox: document.querySelector('#review .eval-graph').getAttribute('viewBox').split(' ').map(Number),
+  }));
+  assert.ok(foot.review - graph.bottom <= 16 && 900 - graph.bottom <= 16, `the graph ends at ${graph.bottom}, the report at ${foot.review}, the window at 900`);
+  assert.ok(foot.page <= 901, `the page is ${foot.page} px high`);
+  assert.ok(Math.abs(foot.viewBox[3] - graph.height) <= 1, `drawn ${foot.viewBox[3]} units high in ${graph.height} px`);
   await page.screenshot({ path: join(SHOTS, 'review-1400x900.png') });
   // Export review fills the PGN box with the annotated game.
   await page.click('#exportreview');
@@ -136,6 +156,9 @@ test("the players' names fit the report and the bars at 1024x700, 1400x900 and 3
   await page.waitForSelector('#review .eval-graph', { timeout: 120000 });
   for (const [width, height] of [[1024, 700], [1400, 900], [390, 844]]) {
     await page.setViewportSize({ width, height });
+    // On the phone the report is in the menu's Review tab.
+    await page.waitForFunction((narrow) => document.body.classList.contains('narrow') === narrow, width < 760);
+    await showTab(page, 'review');
     await page.waitForTimeout(300);
     const names = await page.evaluate(() => [...document.querySelectorAll('#review .side .who, .player .name')].map((e) => {
       const r = e.getBoundingClientRect();
@@ -149,6 +172,14 @@ test("the players' names fit the report and the bars at 1024x700, 1400x900 and 3
       if (n.text === 'Dumpty, Humpty') assert.ok(!n.cut, `${n.text} is cut at ${width}x${height}`);
     }
     assert.ok(names.some((n) => n.text === LONG && n.cut), `the long name is cut somewhere at ${width}x${height}`);
+    // The graph is drawn again at the size the new layout gives it (under the boards at 1400x900).
+    const fit = await page.evaluate(() => {
+      const g = document.querySelector('#review .eval-graph');
+      const r = g.getBoundingClientRect();
+      return { box: [r.width, r.height], viewBox: g.getAttribute('viewBox').split(' ').map(Number).slice(2) };
+    });
+    if (width === 1400) assert.ok(Math.abs(fit.viewBox[0] - fit.box[0]) <= 1 && Math.abs(fit.viewBox[1] - fit.box[1]) <= 1, `graph ${fit.box} drawn as ${fit.viewBox}`);
+    else assert.deepEqual(fit.viewBox, [600, 120]);
     await page.locator('#review .review-sides').scrollIntoViewIfNeeded();
     await page.screenshot({ path: join(SHOTS, `review-names-${width}x${height}.png`) });
   }

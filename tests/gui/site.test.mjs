@@ -12,7 +12,7 @@ import { launchChromium } from './launch.mjs';
 import { createServer } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { join, extname, normalize } from 'node:path';
-import { clickMove, moveCount, openSetup } from './page.mjs';
+import { clickMove, moveCount, openSetup, showTab, closeSheet, oneScreen } from './page.mjs';
 
 const SITE = process.env.VORPAL_SITE;
 const SHOTS = process.env.SCREENSHOT_DIR || '/tmp';
@@ -138,21 +138,24 @@ test('a page takes the engine through the fairy-stockfish-style factory alone', 
 test('the static site on a phone (390x844): one screen with the boards, bars, status, move strip and bottom bar; a two-game PGN gives the picker; a 48-man FEN is refused', async () => {
   const context = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
   const { page, errors } = await openSite(context);
+  await showTab(page, 'pgn');
   await page.fill('#pgn', '[White "A"]\n\n1. e4 d5 *\n\n[White "B"]\n[Black "C"]\n\n1. e4 {[%clk 0:05:00]} d5 2. Be2 *\n');
   await page.click('#importpgn');
   await page.waitForFunction(() => document.querySelectorAll('#games option').length === 2);
   await page.selectOption('#games', '1');
   await page.waitForFunction(() => document.querySelectorAll('#moves .move').length === 3);
-  await page.evaluate(() => window.scrollTo(0, 0));
+  await closeSheet(page);
+  await oneScreen(page, 'the static site');
   for (const s of ['.board-A', '.board-B', '#player-top', '#player-bottom', '#status', '#moves', '#first', '#last', '#menu']) {
     const box = await page.locator(s).first().boundingBox();
     assert.ok(box && box.y >= 0 && box.y + box.height <= 844.5 && box.x + box.width <= 390.5, `${s} at ${JSON.stringify(box)}`);
   }
   assert.match(await page.textContent('#moves'), /5:00/);
+  await showTab(page, 'pgn');
   await page.fill('#fen', 'rnbqkbnr/pppppppp/pppppppp/8/8/PPPPPPPP/PPPPPPPP/RNBQKBNR w KQkq - 0 1');
   await page.click('#loadfen');
   await page.waitForFunction(() => document.getElementById('notice').textContent.includes('White has 24 men'));
-  await page.evaluate(() => window.scrollTo(0, 0));
+  await closeSheet(page);
   // The reason is in the status line's place, on the first screen.
   const reason = await page.locator('#notice').boundingBox();
   assert.ok(reason && reason.y >= 0 && reason.y + reason.height <= 844 - 48, `the reason at ${JSON.stringify(reason)}`);

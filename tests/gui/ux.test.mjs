@@ -9,7 +9,7 @@ import { readFileSync, mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { launchChromium, startGui } from './launch.mjs';
-import { cell, ready, clickMove, moveCount, closePage, openSetup, inView } from './page.mjs';
+import { cell, ready, clickMove, moveCount, closePage, openSetup, inView, showTab, closeSheet } from './page.mjs';
 
 const BIN = process.env.VORPAL_BIN;
 const SHOTS = process.env.SCREENSHOT_DIR || '/tmp/vorpal-gui-shots';
@@ -58,10 +58,13 @@ async function openPage(opts = {}) {
 const mainMoves = (page) => page.locator('#moves .move:not(.variation)').allTextContents();
 const allMoves = (page) => page.locator('#moves .move').allTextContents();
 
+/** Imports the sample game (on a phone through the menu's FEN, PGN tab, closed again). */
 async function importYearout(page) {
+  await showTab(page, 'pgn');
   await page.fill('#pgn', YEAROUT);
   await page.click('#importpgn');
   await moveCount(page, 6);
+  await closeSheet(page);
 }
 
 before(async () => {
@@ -313,6 +316,7 @@ test('phone 390x844: boards, status, last move and best line on one screen; a ga
   const m = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
   assert.ok(m.scroll <= m.client, `document ${m.scroll} px wide in a ${m.client} px window`);
   // Two people: a whole (short) game by taps, origin then landing square on the other board.
+  await openSetup(page);
   await page.selectOption('#mode', 'human');
   await page.tap('#newgame');
   await moveCount(page, 0);
@@ -398,14 +402,17 @@ test('screenshots of every mode at 1400x900, 1024x700 and 390x844', async () => 
         // moves at once.
         await page.keyboard.press('End');
         await page.waitForFunction(() => document.querySelector('#moves .current')?.dataset.ply === '6');
+        await openSetup(page);
         await page.selectOption('#mode', mode);
         await page.selectOption('#limit', 'movetime');
         await page.fill('#movetime', '300');
         if (mode === 'play') await page.selectOption('#color', 'black');
         else await page.dispatchEvent('#movetime', 'change');
       } else if (mode === 'analysis') {
+        await openSetup(page);
         await page.selectOption('#mode', mode);
       }
+      await closeSheet(page);
       if (mode === 'analysis') {
         await page.waitForFunction(() => document.querySelectorAll('#lines .line').length > 0, null, { timeout: 15000 });
         await page.waitForTimeout(1000);

@@ -5,10 +5,10 @@
 import { openSession, savedSession, pollLoop, command, fetchPgn, closeSession } from './api.js';
 import { Boards } from './board.js';
 import { renderMoves, renderLines, renderEval, renderPlayers } from './panels.js';
-import { renderReview, markMoves } from './review.js';
+import { renderReview, markMoves, graphMisfit } from './review.js';
 import { wirePgnFiles } from './pgnfile.js';
 import { wireLooks, moveSound, autoQueenPremoves } from './looks.js';
-import { placeParts, placeReview, centreStrip, foldBelow, foldSetup, foldSetupOnStart, wireLayout, wireShortcuts } from './layout.js';
+import { placeParts, placeReview, centreStrip, foldSetup, foldSetupOnStart, wireLayout, wireShortcuts } from './layout.js';
 import { loadGame, saveGame, holdSid, sidTaken, loadPrefs, savePrefs } from './store.js';
 import { readComment, writeComment, toggleShape } from './drawings.js';
 import { choose, choosePromotion } from './chooser.js';
@@ -58,7 +58,7 @@ function draw(shape) {
  * keeps their place while the engine's lines update several times a second. */
 function keepFocus(redraw) {
   const was = document.activeElement;
-  const panel = was && was.closest ? was.closest('#moves, #lines, #review') : null;
+  const panel = was && was.closest ? was.closest('#moves, #lines, #review, #reviewbar') : null;
   const id = panel ? was.id : '';
   const key = panel ? was.dataset.key : undefined;
   redraw();
@@ -94,7 +94,7 @@ function show(s) {
     renderMoves($('moves'), s, (node) => send({ cmd: 'goto', node }));
     centreStrip();
     markMoves($('moves'), s);
-    renderReview($('review'), s, reviewActions);
+    renderReview($('review'), $('reviewbar'), s, reviewActions);
     renderLines($('lines'), s, playLine);
   });
   renderEval($('evalbar'), $('evaltext'), s);
@@ -110,6 +110,7 @@ function show(s) {
   }
   $('poslink').href = positionLink(s);
   showGameActions(s);
+  showBanner(s);
   fitCells();
   if (document.activeElement !== $('fen')) $('fen').value = s.fen;
   $('restart').hidden = !s.engines.some((e) => e.failed);
@@ -146,7 +147,6 @@ function show(s) {
   document.body.dataset.mode = s.mode;
   // A game put back after a reload is no game beginning: the remembered fold stays.
   if (!restoring) foldSetupOnStart(previous, s);
-  showBanner(s);
   if (previous && previous.node !== s.node && s.moves.length > (previous.moves?.length ?? 0)) moveSound(s);
   if (!restoring) saveGame(s, settings());
 }
@@ -273,9 +273,10 @@ function fitCells() {
   if (narrow) {
     cell = Math.max(36, Math.min(64, Math.floor((w - 40) / state.files)));
     setCell(cell);
-    // Shrink until the last thing that must be seen fits the screen (one pass: the layout
-    // below the boards does not depend on the cell size).
-    const parts = [$('lastmove'), $('moves'), $('lines').querySelector('.line')].filter(Boolean);
+    // Shrink until the last thing under the boards (the strip, the best line, the game's
+    // buttons or the end banner) fits the screen, so that the page never scrolls (one pass:
+    // the layout below the boards does not depend on the cell size).
+    const parts = [...document.querySelector('.play').children, $('lines').querySelector('.line')].filter(Boolean);
     const bottom = Math.max(...parts.map((e) => e.getBoundingClientRect().bottom)) + window.scrollY;
     // The bottom bar (48 px) is fixed below everything.
     const over = bottom + 4 + 48 - h;
@@ -290,7 +291,8 @@ function fitCells() {
     cell = Math.max(24, Math.min(88, Math.floor(Math.min(byWidth, byHeight))));
   }
   setCell(cell);
-  foldBelow(h);
+  // The report's graph under the boards is drawn at the size it gets there.
+  if (graphMisfit($('review'))) keepFocus(() => renderReview($('review'), $('reviewbar'), state, reviewActions));
   // A phone turned upright (or a window narrowed) keeps the shown move in the strip's view.
   centreStrip();
   boards.drawArrow();

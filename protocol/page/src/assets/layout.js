@@ -3,11 +3,12 @@
 // parentheses) and the engine's best line stay on the screen; the bottom bar (.nav: the page's
 // one set of « ◀ ▶ » and the menu ☰) is fixed at the bottom; the menu opens a sheet with tabs
 // (#sheet-tabs): the full move list with its tools, the engine's lines, the review, the setup,
-// and FEN and PGN, each one tap away; closed, those parts wait below the first screen (nothing
-// of them peeks above the bottom bar). A swipe on the boards' area steps one ply: to the right
-// back, to the left forward (a touch that starts on a piece stays a move). The setup folds
-// away by itself once a game has begun (New game in any mode, a first move between people, the
-// first move of a game against the engine or between engines), and its fold is remembered.
+// and FEN and PGN, each one tap away; closed, those parts are not on the page at all, so the
+// page itself never scrolls (the open sheet scrolls inside). A swipe on the boards' area steps
+// one ply: to the right back, to the left forward (a touch that starts on a piece stays a
+// move). The setup folds away by itself once a game has begun (New game in any mode, a first
+// move between people, the first move of a game against the engine or between engines), and
+// its fold is remembered.
 
 const $ = (id) => document.getElementById(id);
 
@@ -15,7 +16,7 @@ const $ = (id) => document.getElementById(id);
 const TABS = {
   moves: ['moves', 'tree-tools', 'marks', 'comment'],
   engine: ['lines'],
-  review: ['review'],
+  review: ['reviewbar', 'review'],
   setup: ['setup', 'looks'],
   pgn: ['notation'],
 };
@@ -42,7 +43,6 @@ export function openSheet(tab) {
   $('menu').setAttribute('aria-expanded', String(open));
   if (open) body.dataset.sheet = tab;
   for (const b of document.querySelectorAll('#sheet-tabs button')) b.setAttribute('aria-selected', String(b.dataset.tab === tab));
-  foldBelow(window.innerHeight);
   if (!body.classList.contains('narrow')) return;
   // The open tab's part goes into the sheet, after the tabs; closed, back under the boards.
   const aside = document.querySelector('aside');
@@ -89,17 +89,6 @@ export function placeReview(w, h) {
   document.body.classList.toggle('review-below', below);
   if (below && review.parentElement !== play) play.append(review);
   if (!below && review.parentElement === play) document.querySelector('aside').insertBefore(review, $('notation'));
-}
-
-/** On a phone with the sheet closed, the panel's parts start below the first screen: the tabs
- * get the margin that puts them under the bottom bar (`h`: the window's height). */
-export function foldBelow(h) {
-  const tabs = $('sheet-tabs');
-  const narrow = document.body.classList.contains('narrow') && !document.body.classList.contains('sheet-open');
-  tabs.style.marginTop = '0px';
-  if (!narrow) return;
-  const top = tabs.getBoundingClientRect().top + window.scrollY;
-  tabs.style.marginTop = `${Math.max(0, Math.ceil(h - top))}px`;
 }
 
 /** Keeps the shown move in the middle of the horizontal strip. */

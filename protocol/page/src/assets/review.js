@@ -1,13 +1,37 @@
-// The game report under the move list (`#review`): the Review button, the progress of a review
-// running on the server, then the evaluation graph (one point per main-line ply; click one to
-// go there), both sides' accuracy, the marked moves with the engine's better lines, the marks
+// The game report: the Review button, the progress of a review running on the server and Export
+// review with the moves' tools (`#reviewbar`), then in `#review` the evaluation graph (one point
+// per main-line ply; click one to go there; under the boards it takes the free height, drawn at
+// its size), both sides' accuracy, the marked moves with the engine's better lines, the marks
 // `?!` `?` `??` in the move list, and the annotated PGN for export.
 
 import { actOn } from './panels.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
-const WIDTH = 600;
-const HEIGHT = 120;
+/** The graph's drawing size where its height follows its width (the side panel, a phone's sheet). */
+const GRAPH_W = 600;
+const GRAPH_H = 120;
+
+/** The size to draw `g` at: its own box's (in pixels) under the boards, where the page gives it
+ * the free height, else the drawing size (scaled to the width). */
+function wantedSize(g) {
+  const r = g.getBoundingClientRect();
+  if (!g.closest('.play') || r.width < 20 || r.height < 20) return [GRAPH_W, GRAPH_H];
+  return [Math.round(r.width), Math.round(r.height)];
+}
+
+/** Appends the graph drawn by `draw(size)` to `box`, at the size the page gives it there. */
+function placeGraph(box, draw) {
+  const g = draw([GRAPH_W, GRAPH_H]);
+  box.append(g);
+  const size = wantedSize(g);
+  if (size[0] !== GRAPH_W || size[1] !== GRAPH_H) g.replaceWith(draw(size));
+}
+
+/** True when a graph in `box` is drawn at another size than the page now gives it (the window
+ * was resized, or the report moved between the panel and the boards' foot). */
+export function graphMisfit(box) {
+  return [...box.querySelectorAll('svg.eval-graph')].some((g) => g.getAttribute('viewBox') !== `0 0 ${wantedSize(g).join(' ')}`);
+}
 
 /** White's winning chances (-1..1) of clamped centipawns, as the review's model has them. */
 function chances(cp) {
@@ -62,23 +86,24 @@ function pgnEvals(state) {
   return points.length ? points : null;
 }
 
-/** The evaluation graph: White's winning chances after every ply (mates at the edge). */
-function graph(state, review, onGoto) {
+/** The evaluation graph: White's winning chances after every ply (mates at the edge), drawn
+ * `width` x `height` units large. */
+function graph(state, review, onGoto, [width, height] = [GRAPH_W, GRAPH_H]) {
   const moves = review.moves;
-  const box = svg('svg', { viewBox: `0 0 ${WIDTH} ${HEIGHT}`, class: 'eval-graph', role: 'img' });
+  const box = svg('svg', { viewBox: `0 0 ${width} ${height}`, class: 'eval-graph', role: 'img', preserveAspectRatio: 'none' });
   box.setAttribute('aria-label', 'Evaluation after every move (White above the middle)');
-  const step = WIDTH / moves.length;
+  const step = width / moves.length;
   const x = (i) => (i + 0.5) * step;
-  const y = (cp) => HEIGHT / 2 - chances(cp) * (HEIGHT / 2 - 6);
+  const y = (cp) => height / 2 - chances(cp) * (height / 2 - 6);
   const points = moves.map((m, i) => `${x(i).toFixed(1)},${y(m.cp).toFixed(1)}`);
-  const area = [`${x(0).toFixed(1)},${HEIGHT}`, ...points, `${x(moves.length - 1).toFixed(1)},${HEIGHT}`];
-  box.append(svg('rect', { x: 0, y: 0, width: WIDTH, height: HEIGHT, class: 'bg' }));
+  const area = [`${x(0).toFixed(1)},${height}`, ...points, `${x(moves.length - 1).toFixed(1)},${height}`];
+  box.append(svg('rect', { x: 0, y: 0, width, height, class: 'bg' }));
   box.append(svg('polygon', { points: area.join(' '), class: 'white-area' }));
-  box.append(svg('line', { x1: 0, y1: HEIGHT / 2, x2: WIDTH, y2: HEIGHT / 2, class: 'mid' }));
+  box.append(svg('line', { x1: 0, y1: height / 2, x2: width, y2: height / 2, class: 'mid' }));
   box.append(svg('polyline', { points: points.join(' '), class: 'curve' }));
   moves.forEach((m, i) => {
     if (m.node === state.node) {
-      box.append(svg('line', { x1: x(i), y1: 0, x2: x(i), y2: HEIGHT, class: 'cursor' }));
+      box.append(svg('line', { x1: x(i), y1: 0, x2: x(i), y2: height, class: 'cursor' }));
     }
   });
   moves.forEach((m, i) => {
@@ -92,7 +117,7 @@ function graph(state, review, onGoto) {
   });
   // Wide click targets, one column per ply, over the dots.
   moves.forEach((m, i) => {
-    const hit = svg('rect', { x: i * step, y: 0, width: step, height: HEIGHT, class: 'hit' });
+    const hit = svg('rect', { x: i * step, y: 0, width: step, height, class: 'hit' });
     hit.addEventListener('click', () => onGoto(m.node));
     const title = svg('title', {});
     title.textContent = `${moveLabel(state, m)} ${m.eval}`;
@@ -134,17 +159,21 @@ function markedList(state, review, onGoto) {
   return list;
 }
 
-/** Fills `#review`; `on` has goto(node), start() and exportPgn(text). */
-export function renderReview(box, state, on) {
+/** Fills `#review` (`box`) and the Review button's row (`bar`); `on` has goto(node), start() and
+ * exportPgn(text). */
+export function renderReview(box, barBox, state, on) {
   box.replaceChildren();
+  barBox.replaceChildren();
   const review = state.review;
   const offered = reviewOffered(state);
   const fromPgn = review ? null : pgnEvals(state);
   if (fromPgn) {
-    const g = graph(state, { moves: fromPgn }, on.goto);
-    g.classList.add('from-pgn');
-    g.setAttribute('aria-label', "The PGN's evaluations after every move (White above the middle)");
-    box.append(g);
+    placeGraph(box, (size) => {
+      const g = graph(state, { moves: fromPgn }, on.goto, size);
+      g.classList.add('from-pgn');
+      g.setAttribute('aria-label', "The PGN's evaluations after every move (White above the middle)");
+      return g;
+    });
   }
   if (!review && !offered) return;
   const bar = el('div', 'review-bar');
@@ -171,14 +200,14 @@ export function renderReview(box, state, on) {
     exp.addEventListener('click', () => on.exportPgn(review.pgn));
     bar.append(exp);
   }
-  box.append(bar);
+  barBox.append(bar);
   if (!review) return;
   if (review.state === 'failed') {
     box.append(el('div', 'review-error', review.message));
     return;
   }
   if (review.state !== 'done') return;
-  box.append(graph(state, review, on.goto));
+  placeGraph(box, (size) => graph(state, review, on.goto, size));
   const sides = el('div', 'review-sides');
   sides.append(sideRow(state.players[0] || 'White', review.white), sideRow(state.players[1] || 'Black', review.black));
   box.append(sides);
