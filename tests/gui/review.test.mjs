@@ -156,8 +156,12 @@ test("the players' names fit the report and the bars at 1024x700, 1400x900 and 3
   await page.waitForSelector('#review .eval-graph', { timeout: 120000 });
   for (const [width, height] of [[1024, 700], [1400, 900], [390, 844]]) {
     await page.setViewportSize({ width, height });
-    // On the phone the report is in the menu's Review tab.
-    await page.waitForFunction((narrow) => document.body.classList.contains('narrow') === narrow, width < 760);
+    // The page has laid itself out for the new size (the resize event comes a task later): the
+    // report under the boards at 1400x900, in the panel at 1024x700, and on the phone in the
+    // menu's Review tab.
+    await page.waitForFunction(([narrow, below]) => document.body.classList.contains('narrow') === narrow
+      && document.body.classList.contains('review-below') === below
+      && (document.getElementById('review').closest('.play') !== null) === below, [width < 760, width >= 1200 && height >= 800]);
     await showTab(page, 'review');
     await page.waitForTimeout(300);
     const names = await page.evaluate(() => [...document.querySelectorAll('#review .side .who, .player .name')].map((e) => {
