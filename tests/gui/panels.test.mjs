@@ -178,7 +178,7 @@ test('844x390 in a game against the engine: the game\'s buttons are in view besi
   await closePage(page);
 });
 
-test('390x844: the page never scrolls, in every mode with the sheet closed (two people, play with its buttons, the resign question and the end banner, analysis, review); the sheet scrolls inside', async () => {
+test('390x844: the page never scrolls, in every mode with the sheet closed (two people, play with its buttons, the resign question and the end banner, engine against engine, analysis, review); the sheet scrolls inside', async () => {
   const page = await openPage(390, 844);
   // What must be on the one screen, and nothing of the sheet's parts (see oneScreen).
   const check = async (label, extra = []) => {
@@ -208,6 +208,16 @@ test('390x844: the page never scrolls, in every mode with the sheet closed (two 
   await page.tap('#confirm-yes');
   await page.waitForSelector('#banner:not([hidden])');
   await check('end banner', ['#rematch', '#analyse']);
+  // Engine against engine, its best line under the strip.
+  await openSetup(page);
+  await page.selectOption('#mode', 'watch');
+  await page.selectOption('#limit', 'movetime');
+  await page.fill('#movetime', '200');
+  await page.dispatchEvent('#movetime', 'change');
+  await page.click('#newgame');
+  await page.waitForFunction(() => !document.body.classList.contains('sheet-open'));
+  await page.waitForFunction(() => document.querySelectorAll('#moves .move').length >= 2 && document.querySelector('#lines .line'), null, { timeout: 30000 });
+  await check('engine vs engine');
   // Analysis of an imported game, its best line under the strip.
   await openSetup(page);
   await page.selectOption('#mode', 'analysis');
