@@ -80,12 +80,13 @@ export function placeParts(narrow) {
   }
 }
 
-/** On a large screen (1200x800 and more) the review goes under the boards, elsewhere it stays
- * in the panel after the moves' tools. */
+/** On a desktop or laptop (1000x650 and more) the report goes under the boards, where the
+ * free height is; elsewhere (a phone, a small window) it stays in the panel after the moves'
+ * tools. */
 export function placeReview(w, h) {
   const review = $('review');
   const play = document.querySelector('.play');
-  const below = w >= 1200 && h >= 800;
+  const below = w >= 1000 && h >= 650;
   document.body.classList.toggle('review-below', below);
   if (below && review.parentElement !== play) play.append(review);
   if (!below && review.parentElement === play) document.querySelector('aside').insertBefore(review, $('notation'));
