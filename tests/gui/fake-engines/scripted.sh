@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A UCI engine that answers every search with the move given as its argument, after 1.5 s of
+# A UCI engine that answers every search with the move given as its argument, after 4 s of
 # "thinking" (the premove tests: a reply known in advance, and time to premove).
 # Usage: scripted.sh MOVE
 while read -r line; do
@@ -7,7 +7,7 @@ while read -r line; do
     uci) echo "id name Scripted"; echo "uciok" ;;
     isready) echo "readyok" ;;
     go*)
-      sleep 1.5
+      sleep 4
       echo "info depth 1 score cp 0 pv $1"
       echo "bestmove $1" ;;
     quit) exit 0 ;;
