@@ -21,4 +21,4 @@ WORKER=(--address 127.0.0.1:6399 --num-cpus 1 --node-ip-address 127.0.0.1 --obje
 export RAY_ADDRESS_FOR_TESTS=127.0.0.1:6399 VORPAL_BIN_DIR="$BIN" TIER_WORK="$WORK" RAY_WORKER_ARGS="${WORKER[*]}"
 export VORPAL_CLUSTER="$VENV/bin/vorpal-cluster"
 # Every Ray process ends with this namespace's first process (this shell).
-"$VENV/bin/python" "$(dirname "$0")/test_cluster.py" -v
+"$VENV/bin/python" "$(dirname "$0")/test_cluster.py" -v ${RAY_TIER_TESTS:-}

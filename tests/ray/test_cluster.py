@@ -18,7 +18,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import List, Set, Tuple
 
-from faults import TaskTest, WorkerKill, binary_is, option, two_nodes
+from faults import TaskTest, WorkerKill, alive_nodes, binary_is, kill_while_writing, nodes_up, option
 
 ADDRESS = os.environ["RAY_ADDRESS_FOR_TESTS"]
 BIN = os.environ["VORPAL_BIN_DIR"]
@@ -44,6 +44,8 @@ def match_args(nodes: int, games: int) -> List[str]:
 
 #: The 40-game match: quick games.
 MATCH = match_args(300, 40)
+#: The match of the driver killed while it writes the PGN: a few quick games.
+SMALL = match_args(300, 8)
 #: The fault test's match: slower games (a pair takes seconds), so that the worker is killed
 #: while it plays one.
 SLOW = match_args(3000, 16)
@@ -298,34 +300,44 @@ class Cluster(unittest.TestCase):
         self.assertEqual(len(dumped), count)
         self.assertTrue(all(line.count(" | ") == 2 for line in dumped), dumped[:3])
 
-    def run_killing_the_worker(self, args: List[str], is_task: TaskTest, after: float) -> Tuple[str, List[str]]:
-        """Runs ``vorpal-cluster args`` on two nodes and kills the worker node once a task
-        binary (``is_task``) has run there ``after`` seconds; the run must still succeed. Its
-        stdout (the report) and the killed binary's arguments."""
-        two_nodes(ADDRESS, RAY, WORKER_ARGS, WORK / "workers.log")
+    def run_killing_workers(self, args: List[str], is_task: TaskTest, after: float, nodes: int = 2,
+                            kills: int = 1) -> Tuple[str, List[List[str]]]:
+        """Runs ``vorpal-cluster args`` on ``nodes`` nodes (the head and worker nodes) and kills
+        ``kills`` worker nodes, each once a task binary (``is_task``) has run there ``after``
+        seconds (tests/ray/faults.py); the run must still succeed. Its stdout (the report) and
+        the killed binaries' arguments, once the head has declared their nodes dead."""
+        nodes_up(ADDRESS, RAY, WORKER_ARGS, WORK / "workers.log", nodes)
         argv = [CLUSTER, args[0], "--address", ADDRESS, "--bin-dir", BIN, *args[1:]]
         proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        kill = WorkerKill(proc, is_task, after)
+        kill = WorkerKill(proc, is_task, after, kills)
         start = time.monotonic()
         stdout, stderr = proc.communicate(timeout=400)
-        print(f"\n  timing: vorpal-cluster {args[0]}, the worker killed: {time.monotonic() - start:.1f} s",
-              file=sys.stderr, flush=True)
+        print(f"\n  timing: vorpal-cluster {args[0]}, {kills} of {nodes - 1} worker nodes killed: "
+              f"{time.monotonic() - start:.1f} s", file=sys.stderr, flush=True)
         with open(WORK / "cluster-runs.log", "a") as log:
             log.write(f"$ {' '.join(argv)}\n{stdout}{stderr}\n")
         kill.thread.join(5)
-        self.assertIsNotNone(kill.killed, f"the worker was not killed during a task: {stdout}{stderr}")
+        self.assertEqual(len(kill.killed), kills, f"{kill.killed}: not {kills} nodes killed mid-task: {stdout}{stderr}")
         self.assertEqual(proc.returncode, 0, stderr)
         # The report alone on stdout: Ray's notice of the node's death went to stderr.
         self.assertNotIn("(raylet)", stdout)
+        self.assertEqual(alive_nodes(ADDRESS, nodes - kills, 30), nodes - kills, "the killed nodes live on")
         return stdout, kill.killed
 
-    def test_6_a_worker_node_dies_mid_match(self) -> None:
+    def assert_retried(self, stdout: str, what: str, keys: List[str]) -> None:
+        """The report names each of ``keys`` (the tasks killed, a key once per kill) as retried
+        at least that often (a task lost with its node before its binary ran may be too)."""
+        retried = dict(re.findall(rf"^  retried {what} (\S+): (\d+) retr", stdout, re.M))
+        for key in set(keys):
+            self.assertGreaterEqual(int(retried.get(key, 0)), keys.count(key), stdout)
+
+    def test_6_worker_nodes_die_mid_match(self) -> None:
         out = WORK / "match-fault"
         out.mkdir(exist_ok=True)
-        stdout, killed = self.run_killing_the_worker(["match", *SLOW, "--pgn", str(out / "m.pgn")],
-                                                     binary_is("vorpal-match", "--shard"), 0.5)
-        pair = option(killed, "--shard").split("/")[0]
-        self.assertRegex(stdout, rf"retried pair {pair}: 1 retry \(\w+", stdout)
+        # Two of three worker nodes die at once, each while it plays a pair.
+        stdout, killed = self.run_killing_workers(["match", *SLOW, "--pgn", str(out / "m.pgn")],
+                                                  binary_is("vorpal-match", "--shard"), 0.5, nodes=4, kills=2)
+        self.assert_retried(stdout, "pair", [option(argv, "--shard").split("/")[0] for argv in killed])
         lines = game_lines(out / "m.results")
         self.assertEqual([int(ln.split()[0]) for ln in lines], list(range(16)))
         self.assertEqual(lines, game_lines(self.reference / "slow.results"))
@@ -333,16 +345,15 @@ class Cluster(unittest.TestCase):
         self.assertIn("Played 16 of 16 games on the cluster", stdout)
         self.assertTrue(stdout.startswith("Results of A vs B (nodes=3000, 16 games):"), stdout)
 
-    def test_7_a_worker_node_dies_mid_table(self) -> None:
-        # The worker is killed while it makes KNNvK or KBvKN (seconds each; a 3-man table is
-        # done in under one); the local files are test_2's.
+    def test_7_worker_nodes_die_mid_table(self) -> None:
+        # Two of three worker nodes die, each while it makes a table (held from its start: a
+        # 3-man table takes under a second); the local files are test_2's.
         here, there = WORK / "tb-local", WORK / "tb-fault"
         if not here.is_dir():
             local("vorpal", "tb", "generate", *TABLES, "--all", "3", "--dir", str(here), "--threads", "2", timeout=600)
-        is_task = lambda argv: binary_is("vorpal", "generate")(argv) and any(t in argv for t in TABLES)
-        stdout, killed = self.run_killing_the_worker(["tb", *TABLES, "--all", "3", "--dir", str(there)], is_task, 1.0)
-        table = next(t for t in TABLES if t in killed)
-        self.assertRegex(stdout, rf"retried table {table}: 1 retry \(\w+", stdout)
+        stdout, killed = self.run_killing_workers(["tb", *TABLES, "--all", "3", "--dir", str(there)],
+                                                  binary_is("vorpal", "generate"), 0.0, nodes=4, kills=2)
+        self.assert_retried(stdout, "table", [argv[argv.index("generate") + 1] for argv in killed])
         # Every table once, into the folder, byte for byte; no file left half-written.
         names = sorted(os.listdir(here))
         self.assertEqual(names, sorted(os.listdir(there)))
@@ -357,7 +368,7 @@ class Cluster(unittest.TestCase):
     def test_8_a_worker_node_dies_mid_datagen_shard(self) -> None:
         out = WORK / "dg-fault"
         args = ["datagen", *SLOW_DATAGEN, "--games", "4", "--seed", "21", "--shards", "2", "--out", str(out)]
-        stdout, killed = self.run_killing_the_worker(args, binary_is("vorpal-datagen", "--out", "part"), 1.0)
+        stdout, [killed] = self.run_killing_workers(args, binary_is("vorpal-datagen", "--out", "part"), 1.0)
         shard = int(option(killed, "--seed")) - 21
         self.assertRegex(stdout, rf"retried shard {shard}: 1 retry \(\w+", stdout)
         # Each shard merged once: the same file and count as the two shards run here.
@@ -367,6 +378,64 @@ class Cluster(unittest.TestCase):
         shards = sorted(int(k) for ks in re.findall(r"^  node .*: shards ([\d ]+)$", stdout, re.M) for k in ks.split())
         self.assertEqual(shards, [0, 1], stdout)
 
+
+    def killed_while_writing(self, args: List[str], part: Path) -> None:
+        """Runs ``vorpal-cluster args`` and kills the driver while it (or the merge it runs)
+        writes ``part``, the temporary file of an output (tests/ray/faults.py)."""
+        argv = [CLUSTER, args[0], "--address", ADDRESS, "--bin-dir", BIN, *args[1:]]
+        start = time.monotonic()
+        done = kill_while_writing(argv, str(part))
+        print(f"\n  timing: vorpal-cluster {args[0]}, killed while writing {part.name}: "
+              f"{time.monotonic() - start:.1f} s", file=sys.stderr, flush=True)
+        with open(WORK / "cluster-runs.log", "a") as log:
+            log.write(f"$ strace ... {' '.join(argv)} (killed)\n{done.stdout}{done.stderr}\n")
+        self.assertTrue(part.is_file(), f"{part}: {os.listdir(part.parent)}")
+
+    def test_9_a_driver_killed_mid_write_leaves_whole_files(self) -> None:
+        # A table: the driver writes it under TABLE.vtb.part and renames it.
+        here, there = WORK / "tb-local", WORK / "tb-killed"
+        if not here.is_dir():
+            local("vorpal", "tb", "generate", "KQvK", "KRvK", "--dir", str(here), timeout=600)
+        args = ["tb", "KQvK", "KRvK", "--dir", str(there)]
+        self.killed_while_writing(args, there / "KRvK.vtb.part")
+        self.assertFalse((there / "KRvK.vtb").exists())
+        self.assertLess((there / "KRvK.vtb.part").stat().st_size, (here / "KRvK.vtb").stat().st_size)
+        for name in [n for n in os.listdir(there) if n.endswith(".vtb")]:
+            self.assertTrue(filecmp.cmp(here / name, there / name, shallow=False), name)
+        again = cluster(*args)
+        self.assertEqual(again.returncode, 0, again.stderr)
+        self.assertEqual(sorted(os.listdir(there)), ["KQvK.vtb", "KRvK.vtb"])
+        _, mismatch, errors = filecmp.cmpfiles(here, there, ["KQvK.vtb", "KRvK.vtb"], shallow=False)
+        self.assertEqual((mismatch, errors), ([], []))
+        # A match's PGN over an earlier run's: vorpal-match merge writes PGN.tmp and renames it.
+        out = WORK / "match-killed"
+        out.mkdir(exist_ok=True)
+        old = {ext: (self.reference / f"m.{ext}").read_bytes() for ext in ("pgn", "results")}
+        for ext, data in old.items():
+            (out / f"m.{ext}").write_bytes(data)
+        args = ["match", *SMALL, "--pgn", str(out / "m.pgn")]
+        self.killed_while_writing(args, out / "m.pgn.tmp")
+        self.assertEqual({ext: (out / f"m.{ext}").read_bytes() for ext in old}, old)
+        again = cluster(*args)
+        self.assertEqual(again.returncode, 0, again.stderr)
+        local("vorpal-match", *SMALL, "--concurrency", "2", "--quiet", "--pgn", str(out / "local.pgn"))
+        self.assertEqual(game_lines(out / "m.results"), game_lines(out / "local.results"))
+        self.assertEqual(sorted(pgn_games(out / "m.pgn")), sorted(pgn_games(out / "local.pgn")))
+        self.assertFalse((out / "m.pgn.tmp").exists())
+        # Self-play data: vorpal-datagen merge writes OUT.bin.tmp and renames it.
+        out = WORK / "dg-killed"
+        args = ["datagen", *DATAGEN, "--games", "6", "--seed", "11", "--out", str(out)]
+        self.killed_while_writing(args, Path(f"{out}.bin.tmp"))
+        self.assertFalse(Path(f"{out}.bin").exists())
+        again = cluster(*args)
+        self.assertEqual(again.returncode, 0, again.stderr)
+        here, _ = local_datagen(DATAGEN, [(11, 3), (12, 3)], "dg-local")
+        self.assertTrue(filecmp.cmp(here, f"{out}.bin", shallow=False))
+        # Its output is never overwritten: refused before any shard runs.
+        refused = cluster(*args)
+        self.assertEqual(refused.returncode, 2, refused.stderr)
+        self.assertIn(f"{out}.bin exists", refused.stderr)
+        self.assertTrue(filecmp.cmp(here, f"{out}.bin", shallow=False))
 
 if __name__ == "__main__":
     unittest.main()

@@ -55,6 +55,9 @@ def run(bin_dir: str, args: List[str], attempts: int, cpus: int) -> int:
     else:
         counts = shard_games(100, shards)  # vorpal-datagen's default
     out = os.path.abspath(own.out + ".bin")
+    if os.path.exists(out):
+        # vorpal-datagen merge would refuse it at the end, after every shard had run.
+        raise ClusterError(f"datagen: {out} exists; refusing to overwrite it")
     with tempfile.TemporaryDirectory(prefix="vorpal-cluster-datagen-") as scratch:
         parts: Dict[int, str] = {}
         per_node: Dict[str, List[int]] = {}
