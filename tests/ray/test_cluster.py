@@ -9,6 +9,7 @@ import ast
 import filecmp
 import os
 import re
+import shutil
 import socket
 import sys
 import subprocess
@@ -44,8 +45,6 @@ def match_args(nodes: int, games: int) -> List[str]:
 
 #: The 40-game match: quick games.
 MATCH = match_args(300, 40)
-#: The match of the driver killed while it writes the PGN: a few quick games.
-SMALL = match_args(300, 8)
 #: The fault test's match: slower games (a pair takes seconds), so that the worker is killed
 #: while it plays one.
 SLOW = match_args(3000, 16)
@@ -157,13 +156,18 @@ class Parts(unittest.TestCase):
         self.assertTrue(all(b - a <= max(1, b // 32) for a, b in zip(reads, reads[1:])))
 
     def test_reading_outputs(self) -> None:
-        from vorpal_cluster.binaries import build_of
+        from vorpal_cluster.binaries import build_of, on_node
         from vorpal_cluster.cluster import split_address
         from vorpal_cluster.errors import ClusterError
         from vorpal_cluster.match_job import played_games
         from vorpal_cluster.tb_job import closure
 
         self.assertEqual(played_games("# games\t4\nid\tpair\n2\t1\tA\n3\t1\tB\n"), [3, 4])
+        argv = ["/opt/v/vorpal-match", "--engine", "cmd=/opt/v/vorpal", "--dir", "/opt/vv"]
+        self.assertEqual(on_node(argv, None), argv)
+        here = os.getcwd()
+        self.assertEqual(on_node(argv, "/opt/v/"),
+                         [f"{here}/vorpal-match", "--engine", f"cmd={here}/vorpal", "--dir", "/opt/vv"])
         self.assertEqual(closure({"KPvK": ["KQvK"], "KQvK": [], "KPvKP": ["KPvK"]}, "KPvKP"), {"KPvK", "KQvK"})
         self.assertEqual(build_of("Vorpal 0.1.0 (build 53bfacd+dirty-1f)"), "53bfacd+dirty-1f")
         self.assertEqual(split_address("10.0.0.1:6379"), ("10.0.0.1", 6379))
@@ -263,8 +267,17 @@ class Cluster(unittest.TestCase):
     def test_3_match_equals_a_local_run(self) -> None:
         out = WORK / "match-cluster"
         out.mkdir(exist_ok=True)
+        # First the driver is killed while vorpal-match merge writes the PGN (PGN.tmp, then a
+        # rename) over an earlier match's files: they are left as they were.
+        old = {ext: (self.reference / f"slow.{ext}").read_bytes() for ext in ("pgn", "results")}
+        for ext, data in old.items():
+            (out / f"m.{ext}").write_bytes(data)
+        self.killed_while_writing(["match", *MATCH, "--pgn", str(out / "m.pgn")], out / "m.pgn.tmp")
+        self.assertEqual({ext: (out / f"m.{ext}").read_bytes() for ext in old}, old)
+        # The rerun.
         run = cluster("match", *MATCH, "--pgn", str(out / "m.pgn"))
         self.assertEqual(run.returncode, 0, run.stderr)
+        self.assertFalse((out / "m.pgn.tmp").exists())
         self.assertEqual(game_lines(out / "m.results"), game_lines(self.reference / "m.results"))
         self.assertEqual(len(game_lines(out / "m.results")), 40)
         local_games = sorted(pgn_games(self.reference / "m.pgn"))
@@ -290,7 +303,12 @@ class Cluster(unittest.TestCase):
 
     def test_5_datagen_equals_local_shards(self) -> None:
         out = WORK / "dg-cluster"
-        run = cluster("datagen", *DATAGEN, "--games", "6", "--seed", "11", "--out", str(out))
+        args = ["datagen", *DATAGEN, "--games", "6", "--seed", "11", "--out", str(out)]
+        # First the driver is killed while vorpal-datagen merge writes OUT.bin.tmp: no OUT.bin.
+        self.killed_while_writing(args, Path(f"{out}.bin.tmp"))
+        self.assertFalse(Path(f"{out}.bin").exists())
+        # The rerun.
+        run = cluster(*args)
         self.assertEqual(run.returncode, 0, run.stderr)
         here, count = local_datagen(DATAGEN, [(11, 3), (12, 3)], "dg-local")
         self.assertTrue(filecmp.cmp(here, str(out) + ".bin", shallow=False))
@@ -299,6 +317,11 @@ class Cluster(unittest.TestCase):
         dumped = local("vorpal-datagen", "dump", str(out) + ".bin").stdout.splitlines()
         self.assertEqual(len(dumped), count)
         self.assertTrue(all(line.count(" | ") == 2 for line in dumped), dumped[:3])
+        # Its output is never overwritten: refused before any shard runs.
+        refused = cluster(*args)
+        self.assertEqual(refused.returncode, 2, refused.stderr)
+        self.assertIn(f"{out}.bin exists", refused.stderr)
+        self.assertTrue(filecmp.cmp(here, str(out) + ".bin", shallow=False))
 
     def run_killing_workers(self, args: List[str], is_task: TaskTest, after: float, nodes: int = 2,
                             kills: int = 1) -> Tuple[str, List[List[str]]]:
@@ -391,8 +414,9 @@ class Cluster(unittest.TestCase):
             log.write(f"$ strace ... {' '.join(argv)} (killed)\n{done.stdout}{done.stderr}\n")
         self.assertTrue(part.is_file(), f"{part}: {os.listdir(part.parent)}")
 
-    def test_9_a_driver_killed_mid_write_leaves_whole_files(self) -> None:
-        # A table: the driver writes it under TABLE.vtb.part and renames it.
+    def test_9_a_driver_killed_mid_table_write_leaves_whole_files(self) -> None:
+        # The driver writes a table under TABLE.vtb.part and renames it (test_3 and test_5 kill
+        # it while the merges it runs write a match's PGN and datagen's file).
         here, there = WORK / "tb-local", WORK / "tb-killed"
         if not here.is_dir():
             local("vorpal", "tb", "generate", "KQvK", "KRvK", "--dir", str(here), timeout=600)
@@ -407,35 +431,44 @@ class Cluster(unittest.TestCase):
         self.assertEqual(sorted(os.listdir(there)), ["KQvK.vtb", "KRvK.vtb"])
         _, mismatch, errors = filecmp.cmpfiles(here, there, ["KQvK.vtb", "KRvK.vtb"], shallow=False)
         self.assertEqual((mismatch, errors), ([], []))
-        # A match's PGN over an earlier run's: vorpal-match merge writes PGN.tmp and renames it.
-        out = WORK / "match-killed"
-        out.mkdir(exist_ok=True)
-        old = {ext: (self.reference / f"m.{ext}").read_bytes() for ext in ("pgn", "results")}
-        for ext, data in old.items():
-            (out / f"m.{ext}").write_bytes(data)
-        args = ["match", *SMALL, "--pgn", str(out / "m.pgn")]
-        self.killed_while_writing(args, out / "m.pgn.tmp")
-        self.assertEqual({ext: (out / f"m.{ext}").read_bytes() for ext in old}, old)
-        again = cluster(*args)
-        self.assertEqual(again.returncode, 0, again.stderr)
-        local("vorpal-match", *SMALL, "--concurrency", "2", "--quiet", "--pgn", str(out / "local.pgn"))
-        self.assertEqual(game_lines(out / "m.results"), game_lines(out / "local.results"))
-        self.assertEqual(sorted(pgn_games(out / "m.pgn")), sorted(pgn_games(out / "local.pgn")))
-        self.assertFalse((out / "m.pgn.tmp").exists())
-        # Self-play data: vorpal-datagen merge writes OUT.bin.tmp and renames it.
-        out = WORK / "dg-killed"
-        args = ["datagen", *DATAGEN, "--games", "6", "--seed", "11", "--out", str(out)]
-        self.killed_while_writing(args, Path(f"{out}.bin.tmp"))
-        self.assertFalse(Path(f"{out}.bin").exists())
-        again = cluster(*args)
-        self.assertEqual(again.returncode, 0, again.stderr)
-        here, _ = local_datagen(DATAGEN, [(11, 3), (12, 3)], "dg-local")
-        self.assertTrue(filecmp.cmp(here, f"{out}.bin", shallow=False))
-        # Its output is never overwritten: refused before any shard runs.
-        refused = cluster(*args)
-        self.assertEqual(refused.returncode, 2, refused.stderr)
-        self.assertIn(f"{out}.bin exists", refused.stderr)
-        self.assertTrue(filecmp.cmp(here, f"{out}.bin", shallow=False))
+
+
+    def test_9_b_binaries_shipped_to_a_node_without_them(self) -> None:
+        # The binaries (stripped copies: a release build's size) in a folder that a new worker
+        # node does not see: a tmpfs over it in the node's own mount namespace.
+        bins, there = WORK / "bins", WORK / "tb-shipped"
+        bins.mkdir(exist_ok=True)
+        for name in ("vorpal", "vorpal-match", "vorpal-datagen"):
+            if shutil.which("strip"):
+                subprocess.run(["strip", "-o", str(bins / name), os.path.join(BIN, name)], check=True)
+            else:
+                shutil.copy2(os.path.join(BIN, name), bins / name)
+        alive = alive_nodes(ADDRESS, 0, 0)
+        hide = 'mount -t tmpfs none "$0" && exec "$@"'
+        with open(WORK / "workers.log", "ab") as log:
+            subprocess.run(["unshare", "-m", "sh", "-c", hide, str(bins), RAY, "start", *WORKER_ARGS], stdout=log,
+                           stderr=subprocess.STDOUT, check=True, timeout=180)
+        self.assertEqual(alive_nodes(ADDRESS, alive + 1, 60), alive + 1)
+        tables = ["KQvK", "KRvK", "KBvK", "KNvK"]
+        args = ["tb", "--address", ADDRESS, "--bin-dir", str(bins), *tables, "--dir", str(there)]
+        missing = timed("vorpal-cluster tb, a node without the binaries", [CLUSTER, *args], 120)
+        self.assertEqual(missing.returncode, 2, missing.stderr)
+        odd = rf"vorpal-cluster: node (\S+ \(\w+\)): {re.escape(str(bins))}/vorpal\S*: not found"
+        hidden = re.search(odd, missing.stderr)
+        self.assertIsNotNone(hidden, missing.stderr)
+        self.assertFalse(there.exists())
+        # With --ship-bins Ray's runtime environment brings them to every node.
+        shipped = timed("vorpal-cluster tb --ship-bins", [CLUSTER, *args, "--ship-bins"], 300)
+        self.assertEqual(shipped.returncode, 0, shipped.stderr)
+        self.assertIn("on every node (shipped with the job)", shipped.stderr)
+        self.assertIn(f"made on node {hidden.group(1)}", shipped.stdout)
+        here = WORK / "tb-local"
+        if not here.is_dir():
+            local("vorpal", "tb", "generate", *tables, "--dir", str(here), timeout=600)
+        names = [f"{t}.vtb" for t in tables]
+        self.assertEqual(sorted(os.listdir(there)), sorted(names))
+        _, mismatch, errors = filecmp.cmpfiles(here, there, names, shallow=False)
+        self.assertEqual((mismatch, errors), ([], []))
 
 if __name__ == "__main__":
     unittest.main()
