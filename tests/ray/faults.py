@@ -183,9 +183,9 @@ def writing(root: int, path: str) -> Optional[int]:
 def kill_while_writing(argv: List[str], path: str, within: float = 120) -> subprocess.CompletedProcess:
     """Runs ``argv`` (a vorpal-cluster run) under strace, which holds the first write to
     ``path`` by the driver or a binary it runs (fault injection: the write waits a minute);
-    once one is held there, the driver dies by SIGKILL, as a driver's machine dies mid-write,
-    and the binaries it runs must die with it (PR_SET_PDEATHSIG). The run's output; an
-    AssertionError when nothing wrote ``path`` or a process of the run outlived the driver."""
+    once one is held there, the driver and every process under it die by SIGKILL, as the
+    driver's machine dies mid-write. The run's output; an AssertionError when nothing wrote
+    ``path`` or a process of the run lives on."""
     strace = shutil.which("strace")
     if strace is None:
         raise AssertionError("strace is needed to hold a write (apt install strace)")
@@ -199,9 +199,12 @@ def kill_while_writing(argv: List[str], path: str, within: float = 120) -> subpr
         time.sleep(0.05)
         held = writing(proc.pid, path)
     run = descendants(processes(), proc.pid)
-    for driver in [pid for pid, (ppid, _) in processes().items() if ppid == proc.pid]:
-        os.kill(driver, signal.SIGKILL)
-    # A killed process held by strace dies when strace lets it go (its write not made).
+    for pid in run:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    # A killed process that strace holds dies when strace lets it go, its write not made.
     proc.kill()
     out, err = proc.communicate(timeout=30)
     deadline = time.monotonic() + 10
@@ -212,7 +215,7 @@ def kill_while_writing(argv: List[str], path: str, within: float = 120) -> subpr
     if held is None:
         raise AssertionError(f"the run wrote no {path} in {within:.0f} s: {out}{err[-3000:]}")
     if left:
-        raise AssertionError(f"processes of the run outlived its driver: {left}")
+        raise AssertionError(f"processes of the run live on: {left}")
     return subprocess.CompletedProcess(argv, -signal.SIGKILL, out, err)
 
 

@@ -189,6 +189,13 @@ class Cluster(unittest.TestCase):
         local("vorpal-match", *MATCH, "--concurrency", "2", "--quiet", "--pgn", str(cls.reference / "m.pgn"))
         local("vorpal-match", *SLOW, "--concurrency", "2", "--quiet", "--pgn", str(cls.reference / "slow.pgn"))
 
+    def setUp(self) -> None:
+        self.started = time.monotonic()
+
+    def tearDown(self) -> None:
+        took = time.monotonic() - self.started
+        print(f"\n  timing: {self.id().rsplit('.', 1)[1]}: {took:.1f} s", file=sys.stderr, flush=True)
+
     def test_0_the_package_has_no_import_circle(self) -> None:
         package = Path(__file__).resolve().parents[2] / "tuning" / "cluster" / "vorpal_cluster"
         imports = {}

@@ -1,6 +1,7 @@
 """The command line: ``vorpal-cluster {match,datagen,tb} --address HOST:PORT [--bin-dir DIR]
-[--ship-bins] [--connect-timeout S] [--attempts N] OPTIONS...``, where OPTIONS are those of ``vorpal-match``,
-``vorpal-datagen`` or ``vorpal tb generate``. Errors are one line on stderr and exit status 2."""
+[--ship-bins] [--connect-timeout S] [--attempts N] OPTIONS...``, where OPTIONS are those of
+``vorpal-match``, ``vorpal-datagen`` or ``vorpal tb generate``. Errors are one line on stderr
+and exit status 2."""
 
 from __future__ import annotations
 
