@@ -467,8 +467,11 @@ class Cluster(unittest.TestCase):
         # With --ship-bins Ray's runtime environment brings them to every node.
         shipped = timed("vorpal-cluster tb --ship-bins", [CLUSTER, *args, "--ship-bins"], 300)
         self.assertEqual(shipped.returncode, 0, shipped.stderr)
+        # The build check runs the shipped binaries on each node, pinned to it (hard node
+        # affinity): the node without them ran them too. Which node makes which table is Ray's
+        # choice, so the tables are not asserted to be made there.
+        self.assertIn(f": {alive + 1} nodes,", shipped.stderr)
         self.assertIn("on every node (shipped with the job)", shipped.stderr)
-        self.assertIn(f"made on node {hidden.group(1)}", shipped.stdout)
         here = WORK / "tb-local"
         if not here.is_dir():
             local("vorpal", "tb", "generate", *tables, "--dir", str(here), timeout=600)
