@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Inside the tier's network and PID namespace (tests/ray/run.sh): the loopback up, a Ray head
 # and a worker node of one CPU each on 127.0.0.1, then tests/ray/test_cluster.py. The head
-# declares a node dead after about 3 s without an answer (the fault tests kill the worker, and
-# start another one with the same `ray start` arguments, RAY_WORKER_ARGS, before the next).
+# declares a node dead after about 3 s without an answer (the fault tests kill worker nodes, and
+# start others with the same `ray start` arguments, RAY_WORKER_ARGS, before the next).
+# RAY_TIER_TESTS: the checks to run (unittest names; default all).
 set -euo pipefail
 ip link set lo up
 export RAY_USAGE_STATS_ENABLED=0 RAY_health_check_initial_delay_ms=0 RAY_health_check_period_ms=1000 \
@@ -21,4 +22,4 @@ WORKER=(--address 127.0.0.1:6399 --num-cpus 1 --node-ip-address 127.0.0.1 --obje
 export RAY_ADDRESS_FOR_TESTS=127.0.0.1:6399 VORPAL_BIN_DIR="$BIN" TIER_WORK="$WORK" RAY_WORKER_ARGS="${WORKER[*]}"
 export VORPAL_CLUSTER="$VENV/bin/vorpal-cluster"
 # Every Ray process ends with this namespace's first process (this shell).
-"$VENV/bin/python" "$(dirname "$0")/test_cluster.py" -v
+"$VENV/bin/python" "$(dirname "$0")/test_cluster.py" -v ${RAY_TIER_TESTS:-}

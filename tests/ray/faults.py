@@ -1,10 +1,12 @@
-"""The Ray tier's faults (tests/ray/test_cluster.py): the worker node killed as a machine dies
-while it runs a chosen task, and a new worker node started for the next fault test."""
+"""The Ray tier's faults (tests/ray/test_cluster.py): worker nodes killed as machines die while
+they run chosen tasks, new worker nodes started for the next fault test, and the driver killed
+while it (or a binary it runs) writes an output file."""
 
 from __future__ import annotations
 
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -61,39 +63,56 @@ def worker_raylet_above(procs: Dict[int, Tuple[int, str]], pid: int) -> Optional
 
 
 class WorkerKill:
-    """Kills the worker node as a machine dies, in a thread of its own: SIGKILL to its raylet
-    and then to every process under it (its Ray workers and their binaries), once a task
-    binary chosen by ``is_task`` has run there for ``after`` seconds (a task that ends sooner
-    is let be, and the next one waited for). The raylet alone is not enough: a worker whose
-    raylet died still finishes its task and hands the result to the driver, so nothing would
-    be lost. ``killed`` is then the arguments of the binary that was running."""
+    """Kills worker nodes as machines die, in a thread of its own: once a task binary chosen by
+    ``is_task`` has run ``after`` seconds on a worker node, it is held there (SIGSTOP, so it is
+    still mid-run when its node dies), and once ``nodes`` distinct worker nodes hold one (or the
+    first has waited ``hold`` seconds: then the nodes held so far die, and the next are waited
+    for) each of them dies: SIGKILL to its raylet and then to every process under it (its Ray
+    workers and their binaries). The raylet alone is not enough: a worker whose raylet died
+    still finishes its task and hands the result to the driver, so nothing would be lost.
+    ``killed`` is then the arguments of the binary held on each node, in the order they died."""
 
-    def __init__(self, driver: subprocess.Popen, is_task: TaskTest, after: float) -> None:
-        self.driver, self.is_task, self.after = driver, is_task, after
-        self.killed: Optional[List[str]] = None
+    def __init__(self, driver: subprocess.Popen, is_task: TaskTest, after: float, nodes: int = 1,
+                 hold: float = 5.0) -> None:
+        self.driver, self.is_task, self.after, self.nodes, self.hold = driver, is_task, after, nodes, hold
+        self.killed: List[List[str]] = []
         self.thread = threading.Thread(target=self._watch, daemon=True)
         self.thread.start()
 
     def _watch(self) -> None:
         seen: Dict[int, float] = {}
-        while self.driver.poll() is None:
+        held: Dict[int, List[str]] = {}
+        held_since = 0.0
+        while self.driver.poll() is None and len(self.killed) < self.nodes:
             procs = processes()
             for pid, (_, cmd) in procs.items():
                 argv = cmd.rstrip("\x00").split("\x00")
                 raylet = worker_raylet_above(procs, pid) if self.is_task(argv) else None
-                if raylet is None:
+                if raylet is None or raylet in held or len(held) + len(self.killed) >= self.nodes:
                     continue
                 if time.monotonic() - seen.setdefault(pid, time.monotonic()) < self.after:
                     continue
-                os.kill(raylet, signal.SIGKILL)
-                for child in descendants(procs, raylet):
-                    try:
-                        os.kill(child, signal.SIGKILL)
-                    except ProcessLookupError:
-                        pass
-                self.killed = argv
-                return
+                try:
+                    os.kill(pid, signal.SIGSTOP)
+                except ProcessLookupError:
+                    continue
+                held[raylet] = argv
+                held_since = held_since or time.monotonic()
+            if held and (len(held) + len(self.killed) >= self.nodes or time.monotonic() - held_since > self.hold):
+                for raylet, argv in held.items():
+                    kill_node(processes(), raylet)
+                    self.killed.append(argv)
+                held, held_since = {}, 0.0
             time.sleep(0.1)
+
+
+def kill_node(procs: Dict[int, Tuple[int, str]], raylet: int) -> None:
+    """SIGKILL to a worker node's raylet, then to every process under it."""
+    for pid in [raylet, *descendants(procs, raylet)]:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
 
 
 def binary_is(name: str, *words: str) -> TaskTest:
@@ -130,16 +149,84 @@ def alive_nodes(address: str, until: int, within: float) -> int:
     return int(done.stdout.split()[-1])
 
 
-def two_nodes(address: str, ray_cli: str, worker_args: List[str], log: Path) -> None:
-    """Makes sure the cluster has its two nodes: after a fault test killed the worker, waits
-    until the head has declared it dead, then starts another worker node as
-    tests/ray/cluster.sh started the first (``worker_args``) and waits until it has joined."""
-    if alive_nodes(address, 2, 0) == 2:
-        return
-    if alive_nodes(address, 1, 30) != 1:
-        raise AssertionError("the killed worker node was not declared dead in 30 s")
+def nodes_up(address: str, ray_cli: str, worker_args: List[str], log: Path, nodes: int) -> None:
+    """Makes sure the cluster has ``nodes`` live nodes: starts the missing worker nodes one
+    after the other (``ray start``s at once collide on this machine's ports) as
+    tests/ray/cluster.sh started the first (``worker_args``) and waits until they have joined.
+    A fault test waits until its killed nodes are declared dead before the next calls this."""
+    alive = alive_nodes(address, nodes, 0)
     with open(log, "ab") as out:
-        subprocess.run([ray_cli, "start", *worker_args], stdout=out, stderr=subprocess.STDOUT, check=True,
-                       timeout=180)
-    if alive_nodes(address, 2, 60) != 2:
-        raise AssertionError(f"the new worker node did not join in 60 s (see {log})")
+        for _ in range(nodes - alive):
+            subprocess.run([ray_cli, "start", *worker_args], stdout=out, stderr=subprocess.STDOUT, check=True,
+                           timeout=180)
+    if alive < nodes and alive_nodes(address, nodes, 60) != nodes:
+        raise AssertionError(f"the new worker nodes did not join in 60 s (see {log})")
+
+
+#: x86-64's number of the write system call (the first field of /proc/TID/syscall).
+WRITE = 1
+
+
+def writing(root: int, path: str) -> Optional[int]:
+    """The process under ``root`` (or ``root``) held in a write to ``path``, if any."""
+    for pid in [root, *descendants(processes(), root)]:
+        try:
+            for tid in os.listdir(f"/proc/{pid}/task"):
+                fields = Path(f"/proc/{pid}/task/{tid}/syscall").read_text().split()
+                if fields[:1] == [str(WRITE)] and os.readlink(f"/proc/{pid}/fd/{int(fields[1], 16)}") == path:
+                    return pid
+        except (OSError, ValueError, IndexError):
+            continue
+    return None
+
+
+def kill_while_writing(argv: List[str], path: str, within: float = 120) -> subprocess.CompletedProcess:
+    """Runs ``argv`` (a vorpal-cluster run) under strace, which holds the first write to
+    ``path`` by the driver or a binary it runs (fault injection: the write waits a minute);
+    once one is held there, the driver and every process under it die by SIGKILL, as the
+    driver's machine dies mid-write. The run's output; an AssertionError when nothing wrote
+    ``path`` or a process of the run lives on."""
+    strace = shutil.which("strace")
+    if strace is None:
+        raise AssertionError("strace is needed to hold a write (apt install strace)")
+    hold = ["-f", "--seccomp-bpf", "-qq", "-o", "/dev/null", "-e", "trace=write", "-e", "signal=none",
+            "-e", "inject=write:delay_enter=60000000", "-P", path]
+    proc = subprocess.Popen([strace, *hold, "--", *argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+    deadline = time.monotonic() + within
+    held = None
+    while held is None and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+        held = writing(proc.pid, path)
+    run = descendants(processes(), proc.pid)
+    for pid in run:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    # A killed process that strace holds dies when strace lets it go, its write not made.
+    proc.kill()
+    out, err = proc.communicate(timeout=30)
+    deadline = time.monotonic() + 10
+    while living(run) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    procs = processes()
+    left = {pid: procs.get(pid) for pid in living(run)}
+    if held is None:
+        raise AssertionError(f"the run wrote no {path} in {within:.0f} s: {out}{err[-3000:]}")
+    if left:
+        raise AssertionError(f"processes of the run live on: {left}")
+    return subprocess.CompletedProcess(argv, -signal.SIGKILL, out, err)
+
+
+def living(pids: List[int]) -> List[int]:
+    """Those of ``pids`` that still run (neither gone nor zombies)."""
+    out = []
+    for pid in pids:
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except (OSError, IndexError):
+            continue
+        if state not in ("Z", "X"):
+            out.append(pid)
+    return out

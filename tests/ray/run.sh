@@ -5,11 +5,14 @@
 # (kept between runs), then enters a network and PID namespace of its own (`unshare`: Ray binds
 # 127.0.0.1 there and nothing leaves the machine; every Ray process ends with the namespace) and
 # runs tests/ray/cluster.sh: a head and a worker node of one CPU each, and the checks of
-# tests/ray/test_cluster.py (tables, a 40-game match, datagen equal to local runs; the worker
-# node killed mid-run in each of the three commands, tests/ray/faults.py).
+# tests/ray/test_cluster.py (tables, a 40-game match, datagen equal to local runs; worker
+# nodes killed mid-run in each of the three commands, two of three at once in a match and a
+# table run; the driver killed while it writes, held there by strace; --ship-bins to a node
+# without the binaries; tests/ray/faults.py).
 #
 # usage: tests/ray/run.sh [WORK_DIR]
 #   RAY_TIER_VENV  the venv (default: target/ray-venv)
+#   RAY_TIER_TESTS the checks to run (default all), e.g. "Cluster.test_3_match_equals_a_local_run"
 # Bounded to 8 minutes in all.
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -21,6 +24,10 @@ START=$(date +%s)
 DEADLINE=$((START + 480))
 left() { echo $((DEADLINE - $(date +%s))); }
 
+# strace holds the driver's write in the killed-driver checks (Debian's package when missing).
+if ! command -v strace >/dev/null; then
+    apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q strace
+fi
 echo "ray tier: building the binaries" >&2
 (cd "$ROOT" && timeout "$(left)" cargo build -q --profile test -p vorpal -p vorpal-tuning \
     --bin vorpal --bin vorpal-match --bin vorpal-datagen)

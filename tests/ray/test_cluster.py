@@ -9,6 +9,7 @@ import ast
 import filecmp
 import os
 import re
+import shutil
 import socket
 import sys
 import subprocess
@@ -18,7 +19,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import List, Set, Tuple
 
-from faults import TaskTest, WorkerKill, binary_is, option, two_nodes
+from faults import TaskTest, WorkerKill, alive_nodes, binary_is, kill_while_writing, nodes_up, option
 
 ADDRESS = os.environ["RAY_ADDRESS_FOR_TESTS"]
 BIN = os.environ["VORPAL_BIN_DIR"]
@@ -155,13 +156,18 @@ class Parts(unittest.TestCase):
         self.assertTrue(all(b - a <= max(1, b // 32) for a, b in zip(reads, reads[1:])))
 
     def test_reading_outputs(self) -> None:
-        from vorpal_cluster.binaries import build_of
+        from vorpal_cluster.binaries import build_of, on_node
         from vorpal_cluster.cluster import split_address
         from vorpal_cluster.errors import ClusterError
         from vorpal_cluster.match_job import played_games
         from vorpal_cluster.tb_job import closure
 
         self.assertEqual(played_games("# games\t4\nid\tpair\n2\t1\tA\n3\t1\tB\n"), [3, 4])
+        argv = ["/opt/v/vorpal-match", "--engine", "cmd=/opt/v/vorpal", "--dir", "/opt/vv"]
+        self.assertEqual(on_node(argv, None), argv)
+        here = os.getcwd()
+        self.assertEqual(on_node(argv, "/opt/v/"),
+                         [f"{here}/vorpal-match", "--engine", f"cmd={here}/vorpal", "--dir", "/opt/vv"])
         self.assertEqual(closure({"KPvK": ["KQvK"], "KQvK": [], "KPvKP": ["KPvK"]}, "KPvKP"), {"KPvK", "KQvK"})
         self.assertEqual(build_of("Vorpal 0.1.0 (build 53bfacd+dirty-1f)"), "53bfacd+dirty-1f")
         self.assertEqual(split_address("10.0.0.1:6379"), ("10.0.0.1", 6379))
@@ -182,6 +188,13 @@ class Cluster(unittest.TestCase):
         cls.reference.mkdir(exist_ok=True)
         local("vorpal-match", *MATCH, "--concurrency", "2", "--quiet", "--pgn", str(cls.reference / "m.pgn"))
         local("vorpal-match", *SLOW, "--concurrency", "2", "--quiet", "--pgn", str(cls.reference / "slow.pgn"))
+
+    def setUp(self) -> None:
+        self.started = time.monotonic()
+
+    def tearDown(self) -> None:
+        took = time.monotonic() - self.started
+        print(f"\n  timing: {self.id().rsplit('.', 1)[1]}: {took:.1f} s", file=sys.stderr, flush=True)
 
     def test_0_the_package_has_no_import_circle(self) -> None:
         package = Path(__file__).resolve().parents[2] / "tuning" / "cluster" / "vorpal_cluster"
@@ -261,8 +274,17 @@ class Cluster(unittest.TestCase):
     def test_3_match_equals_a_local_run(self) -> None:
         out = WORK / "match-cluster"
         out.mkdir(exist_ok=True)
+        # First the driver is killed while vorpal-match merge writes the PGN (PGN.tmp, then a
+        # rename) over an earlier match's files: they are left as they were.
+        old = {ext: (self.reference / f"slow.{ext}").read_bytes() for ext in ("pgn", "results")}
+        for ext, data in old.items():
+            (out / f"m.{ext}").write_bytes(data)
+        self.killed_while_writing(["match", *MATCH, "--pgn", str(out / "m.pgn")], out / "m.pgn.tmp")
+        self.assertEqual({ext: (out / f"m.{ext}").read_bytes() for ext in old}, old)
+        # The rerun.
         run = cluster("match", *MATCH, "--pgn", str(out / "m.pgn"))
         self.assertEqual(run.returncode, 0, run.stderr)
+        self.assertFalse((out / "m.pgn.tmp").exists())
         self.assertEqual(game_lines(out / "m.results"), game_lines(self.reference / "m.results"))
         self.assertEqual(len(game_lines(out / "m.results")), 40)
         local_games = sorted(pgn_games(self.reference / "m.pgn"))
@@ -288,7 +310,12 @@ class Cluster(unittest.TestCase):
 
     def test_5_datagen_equals_local_shards(self) -> None:
         out = WORK / "dg-cluster"
-        run = cluster("datagen", *DATAGEN, "--games", "6", "--seed", "11", "--out", str(out))
+        args = ["datagen", *DATAGEN, "--games", "6", "--seed", "11", "--out", str(out)]
+        # First the driver is killed while vorpal-datagen merge writes OUT.bin.tmp: no OUT.bin.
+        self.killed_while_writing(args, Path(f"{out}.bin.tmp"))
+        self.assertFalse(Path(f"{out}.bin").exists())
+        # The rerun.
+        run = cluster(*args)
         self.assertEqual(run.returncode, 0, run.stderr)
         here, count = local_datagen(DATAGEN, [(11, 3), (12, 3)], "dg-local")
         self.assertTrue(filecmp.cmp(here, str(out) + ".bin", shallow=False))
@@ -297,35 +324,50 @@ class Cluster(unittest.TestCase):
         dumped = local("vorpal-datagen", "dump", str(out) + ".bin").stdout.splitlines()
         self.assertEqual(len(dumped), count)
         self.assertTrue(all(line.count(" | ") == 2 for line in dumped), dumped[:3])
+        # Its output is never overwritten: refused before any shard runs.
+        refused = cluster(*args)
+        self.assertEqual(refused.returncode, 2, refused.stderr)
+        self.assertIn(f"{out}.bin exists", refused.stderr)
+        self.assertTrue(filecmp.cmp(here, str(out) + ".bin", shallow=False))
 
-    def run_killing_the_worker(self, args: List[str], is_task: TaskTest, after: float) -> Tuple[str, List[str]]:
-        """Runs ``vorpal-cluster args`` on two nodes and kills the worker node once a task
-        binary (``is_task``) has run there ``after`` seconds; the run must still succeed. Its
-        stdout (the report) and the killed binary's arguments."""
-        two_nodes(ADDRESS, RAY, WORKER_ARGS, WORK / "workers.log")
+    def run_killing_workers(self, args: List[str], is_task: TaskTest, after: float, nodes: int = 2,
+                            kills: int = 1) -> Tuple[str, List[List[str]]]:
+        """Runs ``vorpal-cluster args`` on ``nodes`` nodes (the head and worker nodes) and kills
+        ``kills`` worker nodes, each once a task binary (``is_task``) has run there ``after``
+        seconds (tests/ray/faults.py); the run must still succeed. Its stdout (the report) and
+        the killed binaries' arguments, once the head has declared their nodes dead."""
+        nodes_up(ADDRESS, RAY, WORKER_ARGS, WORK / "workers.log", nodes)
         argv = [CLUSTER, args[0], "--address", ADDRESS, "--bin-dir", BIN, *args[1:]]
         proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        kill = WorkerKill(proc, is_task, after)
+        kill = WorkerKill(proc, is_task, after, kills)
         start = time.monotonic()
         stdout, stderr = proc.communicate(timeout=400)
-        print(f"\n  timing: vorpal-cluster {args[0]}, the worker killed: {time.monotonic() - start:.1f} s",
-              file=sys.stderr, flush=True)
+        print(f"\n  timing: vorpal-cluster {args[0]}, {kills} of {nodes - 1} worker nodes killed: "
+              f"{time.monotonic() - start:.1f} s", file=sys.stderr, flush=True)
         with open(WORK / "cluster-runs.log", "a") as log:
             log.write(f"$ {' '.join(argv)}\n{stdout}{stderr}\n")
         kill.thread.join(5)
-        self.assertIsNotNone(kill.killed, f"the worker was not killed during a task: {stdout}{stderr}")
+        self.assertEqual(len(kill.killed), kills, f"{kill.killed}: not {kills} nodes killed mid-task: {stdout}{stderr}")
         self.assertEqual(proc.returncode, 0, stderr)
         # The report alone on stdout: Ray's notice of the node's death went to stderr.
         self.assertNotIn("(raylet)", stdout)
+        self.assertEqual(alive_nodes(ADDRESS, nodes - kills, 30), nodes - kills, "the killed nodes live on")
         return stdout, kill.killed
 
-    def test_6_a_worker_node_dies_mid_match(self) -> None:
+    def assert_retried(self, stdout: str, what: str, keys: List[str]) -> None:
+        """The report names each of ``keys`` (the tasks killed, a key once per kill) as retried
+        at least that often (a task lost with its node before its binary ran may be too)."""
+        retried = dict(re.findall(rf"^  retried {what} (\S+): (\d+) retr", stdout, re.M))
+        for key in set(keys):
+            self.assertGreaterEqual(int(retried.get(key, 0)), keys.count(key), stdout)
+
+    def test_6_worker_nodes_die_mid_match(self) -> None:
         out = WORK / "match-fault"
         out.mkdir(exist_ok=True)
-        stdout, killed = self.run_killing_the_worker(["match", *SLOW, "--pgn", str(out / "m.pgn")],
-                                                     binary_is("vorpal-match", "--shard"), 0.5)
-        pair = option(killed, "--shard").split("/")[0]
-        self.assertRegex(stdout, rf"retried pair {pair}: 1 retry \(\w+", stdout)
+        # Two of three worker nodes die at once, each while it plays a pair.
+        stdout, killed = self.run_killing_workers(["match", *SLOW, "--pgn", str(out / "m.pgn")],
+                                                  binary_is("vorpal-match", "--shard"), 0.5, nodes=4, kills=2)
+        self.assert_retried(stdout, "pair", [option(argv, "--shard").split("/")[0] for argv in killed])
         lines = game_lines(out / "m.results")
         self.assertEqual([int(ln.split()[0]) for ln in lines], list(range(16)))
         self.assertEqual(lines, game_lines(self.reference / "slow.results"))
@@ -333,16 +375,15 @@ class Cluster(unittest.TestCase):
         self.assertIn("Played 16 of 16 games on the cluster", stdout)
         self.assertTrue(stdout.startswith("Results of A vs B (nodes=3000, 16 games):"), stdout)
 
-    def test_7_a_worker_node_dies_mid_table(self) -> None:
-        # The worker is killed while it makes KNNvK or KBvKN (seconds each; a 3-man table is
-        # done in under one); the local files are test_2's.
+    def test_7_worker_nodes_die_mid_table(self) -> None:
+        # Two of three worker nodes die, each while it makes a table (held from its start: a
+        # 3-man table takes under a second); the local files are test_2's.
         here, there = WORK / "tb-local", WORK / "tb-fault"
         if not here.is_dir():
             local("vorpal", "tb", "generate", *TABLES, "--all", "3", "--dir", str(here), "--threads", "2", timeout=600)
-        is_task = lambda argv: binary_is("vorpal", "generate")(argv) and any(t in argv for t in TABLES)
-        stdout, killed = self.run_killing_the_worker(["tb", *TABLES, "--all", "3", "--dir", str(there)], is_task, 1.0)
-        table = next(t for t in TABLES if t in killed)
-        self.assertRegex(stdout, rf"retried table {table}: 1 retry \(\w+", stdout)
+        stdout, killed = self.run_killing_workers(["tb", *TABLES, "--all", "3", "--dir", str(there)],
+                                                  binary_is("vorpal", "generate"), 0.0, nodes=4, kills=2)
+        self.assert_retried(stdout, "table", [argv[argv.index("generate") + 1] for argv in killed])
         # Every table once, into the folder, byte for byte; no file left half-written.
         names = sorted(os.listdir(here))
         self.assertEqual(names, sorted(os.listdir(there)))
@@ -357,7 +398,7 @@ class Cluster(unittest.TestCase):
     def test_8_a_worker_node_dies_mid_datagen_shard(self) -> None:
         out = WORK / "dg-fault"
         args = ["datagen", *SLOW_DATAGEN, "--games", "4", "--seed", "21", "--shards", "2", "--out", str(out)]
-        stdout, killed = self.run_killing_the_worker(args, binary_is("vorpal-datagen", "--out", "part"), 1.0)
+        stdout, [killed] = self.run_killing_workers(args, binary_is("vorpal-datagen", "--out", "part"), 1.0)
         shard = int(option(killed, "--seed")) - 21
         self.assertRegex(stdout, rf"retried shard {shard}: 1 retry \(\w+", stdout)
         # Each shard merged once: the same file and count as the two shards run here.
@@ -367,6 +408,77 @@ class Cluster(unittest.TestCase):
         shards = sorted(int(k) for ks in re.findall(r"^  node .*: shards ([\d ]+)$", stdout, re.M) for k in ks.split())
         self.assertEqual(shards, [0, 1], stdout)
 
+
+    def killed_while_writing(self, args: List[str], part: Path) -> None:
+        """Runs ``vorpal-cluster args`` and kills the driver while it (or the merge it runs)
+        writes ``part``, the temporary file of an output (tests/ray/faults.py)."""
+        argv = [CLUSTER, args[0], "--address", ADDRESS, "--bin-dir", BIN, *args[1:]]
+        start = time.monotonic()
+        done = kill_while_writing(argv, str(part))
+        print(f"\n  timing: vorpal-cluster {args[0]}, killed while writing {part.name}: "
+              f"{time.monotonic() - start:.1f} s", file=sys.stderr, flush=True)
+        with open(WORK / "cluster-runs.log", "a") as log:
+            log.write(f"$ strace ... {' '.join(argv)} (killed)\n{done.stdout}{done.stderr}\n")
+        self.assertTrue(part.is_file(), f"{part}: {os.listdir(part.parent)}")
+
+    def test_9_a_driver_killed_mid_table_write_leaves_whole_files(self) -> None:
+        # The driver writes a table under TABLE.vtb.part and renames it (test_3 and test_5 kill
+        # it while the merges it runs write a match's PGN and datagen's file).
+        here, there = WORK / "tb-local", WORK / "tb-killed"
+        if not here.is_dir():
+            local("vorpal", "tb", "generate", "KQvK", "KRvK", "--dir", str(here), timeout=600)
+        args = ["tb", "KQvK", "KRvK", "--dir", str(there)]
+        self.killed_while_writing(args, there / "KRvK.vtb.part")
+        self.assertFalse((there / "KRvK.vtb").exists())
+        self.assertLess((there / "KRvK.vtb.part").stat().st_size, (here / "KRvK.vtb").stat().st_size)
+        for name in [n for n in os.listdir(there) if n.endswith(".vtb")]:
+            self.assertTrue(filecmp.cmp(here / name, there / name, shallow=False), name)
+        again = cluster(*args)
+        self.assertEqual(again.returncode, 0, again.stderr)
+        self.assertEqual(sorted(os.listdir(there)), ["KQvK.vtb", "KRvK.vtb"])
+        _, mismatch, errors = filecmp.cmpfiles(here, there, ["KQvK.vtb", "KRvK.vtb"], shallow=False)
+        self.assertEqual((mismatch, errors), ([], []))
+
+
+    def test_9_b_binaries_shipped_to_a_node_without_them(self) -> None:
+        # The binaries (stripped copies: a release build's size) in a folder that a new worker
+        # node does not see: a tmpfs over it in the node's own mount namespace.
+        bins, there = WORK / "bins", WORK / "tb-shipped"
+        bins.mkdir(exist_ok=True)
+        for name in ("vorpal", "vorpal-match", "vorpal-datagen"):
+            if shutil.which("strip"):
+                subprocess.run(["strip", "-o", str(bins / name), os.path.join(BIN, name)], check=True)
+            else:
+                shutil.copy2(os.path.join(BIN, name), bins / name)
+        alive = alive_nodes(ADDRESS, 0, 0)
+        hide = 'mount -t tmpfs none "$0" && exec "$@"'
+        with open(WORK / "workers.log", "ab") as log:
+            subprocess.run(["unshare", "-m", "sh", "-c", hide, str(bins), RAY, "start", *WORKER_ARGS], stdout=log,
+                           stderr=subprocess.STDOUT, check=True, timeout=180)
+        self.assertEqual(alive_nodes(ADDRESS, alive + 1, 60), alive + 1)
+        tables = ["KQvK", "KRvK", "KBvK", "KNvK"]
+        args = ["tb", "--address", ADDRESS, "--bin-dir", str(bins), *tables, "--dir", str(there)]
+        missing = timed("vorpal-cluster tb, a node without the binaries", [CLUSTER, *args], 120)
+        self.assertEqual(missing.returncode, 2, missing.stderr)
+        odd = rf"vorpal-cluster: node (\S+ \(\w+\)): {re.escape(str(bins))}/vorpal\S*: not found"
+        hidden = re.search(odd, missing.stderr)
+        self.assertIsNotNone(hidden, missing.stderr)
+        self.assertFalse(there.exists())
+        # With --ship-bins Ray's runtime environment brings them to every node.
+        shipped = timed("vorpal-cluster tb --ship-bins", [CLUSTER, *args, "--ship-bins"], 300)
+        self.assertEqual(shipped.returncode, 0, shipped.stderr)
+        # The build check runs the shipped binaries on each node, pinned to it (hard node
+        # affinity): the node without them ran them too. Which node makes which table is Ray's
+        # choice, so the tables are not asserted to be made there.
+        self.assertIn(f": {alive + 1} nodes,", shipped.stderr)
+        self.assertIn("on every node (shipped with the job)", shipped.stderr)
+        here = WORK / "tb-local"
+        if not here.is_dir():
+            local("vorpal", "tb", "generate", *tables, "--dir", str(here), timeout=600)
+        names = [f"{t}.vtb" for t in tables]
+        self.assertEqual(sorted(os.listdir(there)), sorted(names))
+        _, mismatch, errors = filecmp.cmpfiles(here, there, names, shallow=False)
+        self.assertEqual((mismatch, errors), ([], []))
 
 if __name__ == "__main__":
     unittest.main()

@@ -8,7 +8,8 @@ Modules, each with one job (imports only go down this list):
 
 - ``errors``: the one exception a command reports as a message.
 - ``report``: the report's lines on the real stdout (Ray's notices go to stderr).
-- ``binaries``: where the binaries are, running them, their build id.
+- ``binaries``: where the binaries are (or the copies shipped with the job), running them,
+  their build id.
 - ``tasks``: the Ray remote functions (run a binary in a scratch folder, send files back).
 - ``runner``: submits tasks, streams results, resubmits those lost with a node, dedupes.
 - ``cluster``: connecting with a timeout, the nodes, the build check on every node.

@@ -9,7 +9,7 @@ import signal
 import subprocess
 import sys
 from pathlib import Path
-from typing import Optional, Sequence
+from typing import List, Optional, Sequence
 
 from .errors import ClusterError
 
@@ -30,6 +30,31 @@ def resolve_bin_dir(bin_dir: Optional[str]) -> str:
 def binary(bin_dir: str, name: str) -> str:
     """The path of binary ``name`` in ``bin_dir``."""
     return str(Path(bin_dir) / name)
+
+
+def stage(bin_dir: str, into: str) -> str:
+    """``into``, holding links to (or copies of) the binaries of ``bin_dir``: the folder that
+    Ray's runtime environment ships to every node with ``--ship-bins``."""
+    for name in NAMES:
+        source, target = binary(bin_dir, name), os.path.join(into, name)
+        try:
+            os.link(source, target)
+        except FileNotFoundError:
+            raise ClusterError(f"here (the driver): {source}: not found (--bin-dir {bin_dir})") from None
+        except OSError:
+            shutil.copy2(source, target)
+    return into
+
+
+def on_node(argv: Sequence[str], shipped_from: Optional[str]) -> List[str]:
+    """``argv`` as the driver wrote it, for the node that runs it. With the binaries shipped
+    from the driver's folder ``shipped_from``, that folder's paths (also in options such as
+    ``cmd=``) name the node's copy: the folder Ray unpacked the job's runtime environment
+    into, where each of the job's Ray workers starts."""
+    if not shipped_from:
+        return list(argv)
+    there, here = shipped_from.rstrip("/") + "/", os.getcwd() + "/"
+    return [arg.replace(there, here) for arg in argv]
 
 
 def _die_with_parent() -> None:

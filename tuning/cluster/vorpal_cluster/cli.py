@@ -1,12 +1,14 @@
 """The command line: ``vorpal-cluster {match,datagen,tb} --address HOST:PORT [--bin-dir DIR]
-[--connect-timeout S] [--attempts N] OPTIONS...``, where OPTIONS are those of ``vorpal-match``,
-``vorpal-datagen`` or ``vorpal tb generate``. Errors are one line on stderr and exit status 2."""
+[--ship-bins] [--connect-timeout S] [--attempts N] OPTIONS...``, where OPTIONS are those of
+``vorpal-match``, ``vorpal-datagen`` or ``vorpal tb generate``. Errors are one line on stderr
+and exit status 2."""
 
 from __future__ import annotations
 
 import argparse
 import os
 import sys
+import tempfile
 from typing import List, Optional
 
 from . import binaries, cluster, datagen_job, match_job, tb_job
@@ -21,8 +23,9 @@ USAGE = """vorpal-cluster {match,datagen,tb} --address HOST:PORT [--bin-dir DIR]
 
 Driver options: --address HOST:PORT (the Ray head; required), --bin-dir DIR (where vorpal,
 vorpal-match and vorpal-datagen are, the same path on every node; default: vorpal's folder on
-the PATH), --connect-timeout S (default 15), --attempts N (tries of a task lost with its node,
-default 3). See docs/cluster.md."""
+the PATH), --ship-bins (send the three binaries of --bin-dir to every node with the job, in
+Ray's runtime environment, instead), --connect-timeout S (default 15; shipping adds 300),
+--attempts N (tries of a task lost with its node, default 3). See docs/cluster.md."""
 
 
 def driver_options(argv: List[str]) -> tuple:
@@ -30,6 +33,7 @@ def driver_options(argv: List[str]) -> tuple:
     p = argparse.ArgumentParser(prog="vorpal-cluster", allow_abbrev=False, add_help=False)
     p.add_argument("--address", required=True)
     p.add_argument("--bin-dir")
+    p.add_argument("--ship-bins", action="store_true")
     p.add_argument("--connect-timeout", type=float, default=15.0)
     p.add_argument("--attempts", type=int, default=3)
     return p.parse_known_args(argv)
@@ -48,19 +52,28 @@ def run(argv: List[str]) -> int:
     except SystemExit:
         raise ClusterError(f"{command}: --address HOST:PORT is required") from None
     bin_dir = binaries.resolve_bin_dir(own.bin_dir)
-    cluster.connect(own.address, own.connect_timeout)
-    checked = cluster.check_builds(bin_dir, timeout=max(own.connect_timeout, 60.0))
+    if own.ship_bins:
+        # Ray zips the folder and uploads it as the driver joins; every node unpacks it.
+        with tempfile.TemporaryDirectory(prefix="vorpal-cluster-bins-") as staged:
+            env = {"working_dir": binaries.stage(bin_dir, staged)}
+            cluster.connect(own.address, own.connect_timeout + 300.0, env)
+    else:
+        cluster.connect(own.address, own.connect_timeout)
+    checked = cluster.check_builds(bin_dir, timeout=max(own.connect_timeout, 60.0), shipped=own.ship_bins)
     cpus = cluster.cpus()
+    shipped = " (shipped with the job)" if own.ship_bins else ""
     print(
-        f"Cluster at {own.address}: {checked['nodes']} nodes, {cpus} CPUs, build {checked['build']} on every node",
+        f"Cluster at {own.address}: {checked['nodes']} nodes, {cpus} CPUs, build {checked['build']} on every node"
+        + shipped,
         file=sys.stderr,
         flush=True,
     )
+    ship_from = bin_dir if own.ship_bins else None
     if command == "match":
-        return match_job.run(bin_dir, rest, own.attempts)
+        return match_job.run(bin_dir, rest, own.attempts, ship_from)
     if command == "datagen":
-        return datagen_job.run(bin_dir, rest, own.attempts, cpus)
-    return tb_job.run(bin_dir, rest, own.attempts)
+        return datagen_job.run(bin_dir, rest, own.attempts, cpus, ship_from)
+    return tb_job.run(bin_dir, rest, own.attempts, ship_from)
 
 
 def main(argv: Optional[List[str]] = None) -> int:

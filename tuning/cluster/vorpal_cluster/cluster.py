@@ -24,9 +24,10 @@ def split_address(address: str) -> tuple:
     return host, int(port)
 
 
-def connect(address: str, timeout: float) -> None:
-    """Joins the Ray cluster at ``address`` as a driver; fails within about ``timeout``
-    seconds when nothing answers there."""
+def connect(address: str, timeout: float, runtime_env: Optional[Dict] = None) -> None:
+    """Joins the Ray cluster at ``address`` as a driver, with the job's ``runtime_env``
+    (uploaded to the cluster as it joins); fails within about ``timeout`` seconds when
+    nothing answers there."""
     host, port = split_address(address)
     try:
         with socket.create_connection((host, port), timeout=timeout):
@@ -37,7 +38,13 @@ def connect(address: str, timeout: float) -> None:
 
     def join() -> None:
         try:
-            ray.init(address=address, logging_level="ERROR", log_to_driver=False, configure_logging=True)
+            ray.init(
+                address=address,
+                runtime_env=runtime_env,
+                logging_level="ERROR",
+                log_to_driver=False,
+                configure_logging=True,
+            )
             outcome["joined"] = True
         except Exception as e:  # Ray raises several kinds (ConnectionError, RuntimeError, ...)
             outcome["error"] = e
@@ -68,10 +75,11 @@ def node_label(node: Dict[str, str]) -> str:
     return f"{node['ip']} ({node['node_id'][:8]})"
 
 
-def check_builds(bin_dir: str, timeout: float) -> Dict[str, str]:
-    """Checks before any work that every live node has the binaries in ``bin_dir`` and that
-    they report the head's build id; returns the build id, or a ClusterError naming the odd
-    node and binary."""
+def check_builds(bin_dir: str, timeout: float, shipped: bool = False) -> Dict[str, str]:
+    """Checks before any work that every live node has the binaries in ``bin_dir`` (with
+    ``shipped``: those the job's runtime environment brought) and that they report the
+    driver's build id; returns the build id, or a ClusterError naming the odd node and
+    binary."""
     head = binaries.build_ids(bin_dir)
     for name, line in head.items():
         if line.startswith("missing"):
@@ -82,7 +90,7 @@ def check_builds(bin_dir: str, timeout: float) -> Dict[str, str]:
     refs = [
         versions_on_node.options(
             scheduling_strategy=NodeAffinitySchedulingStrategy(node_id=n["NodeID"], soft=False)
-        ).remote(bin_dir)
+        ).remote(bin_dir, shipped)
         for n in alive_nodes()
     ]
     ready, waiting = ray.wait(refs, num_returns=len(refs), timeout=timeout)

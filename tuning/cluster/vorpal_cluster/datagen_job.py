@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import os
 import tempfile
-from typing import Dict, List, Tuple
+from typing import Dict, List, Optional, Tuple
 
 from . import binaries
 from .report import say
@@ -41,9 +41,10 @@ def shard_seed(seed: int, shard: int) -> int:
     return (seed + shard) % (1 << 64)
 
 
-def run(bin_dir: str, args: List[str], attempts: int, cpus: int) -> int:
+def run(bin_dir: str, args: List[str], attempts: int, cpus: int, shipped_from: Optional[str] = None) -> int:
     """Runs the shards over the cluster and merges them into ``--out``.bin; returns the exit
-    code after printing the merge's line (the record count) and the shards per node."""
+    code after printing the merge's line (the record count) and the shards per node.
+    ``shipped_from``: ``bin_dir`` when the job shipped the binaries (``--ship-bins``)."""
     own, rest = parse(args)
     vd = binaries.binary(bin_dir, "vorpal-datagen")
     timed = any(a == "--max-seconds" or a.startswith("--max-seconds=") for a in rest)
@@ -55,6 +56,9 @@ def run(bin_dir: str, args: List[str], attempts: int, cpus: int) -> int:
     else:
         counts = shard_games(100, shards)  # vorpal-datagen's default
     out = os.path.abspath(own.out + ".bin")
+    if os.path.exists(out):
+        # vorpal-datagen merge would refuse it at the end, after every shard had run.
+        raise ClusterError(f"datagen: {out} exists; refusing to overwrite it")
     with tempfile.TemporaryDirectory(prefix="vorpal-cluster-datagen-") as scratch:
         parts: Dict[int, str] = {}
         per_node: Dict[str, List[int]] = {}
@@ -63,7 +67,7 @@ def run(bin_dir: str, args: List[str], attempts: int, cpus: int) -> int:
             games = ["--games", str(counts[shard])] if counts[shard] else []
             argv = [vd, *rest, *games, "--out", "part", "--seed", str(shard_seed(own.seed, shard))]
             argv += ["--threads", "1", "--format", "packed"]
-            return run_in_scratch.options(num_cpus=1).remote(argv, {}, ["part.bin"])
+            return run_in_scratch.options(num_cpus=1).remote(argv, {}, ["part.bin"], None, shipped_from)
 
         def on_result(shard: int, result: Dict) -> Tuple[List[int], bool]:
             path = os.path.join(scratch, f"shard-{shard:04}.bin")

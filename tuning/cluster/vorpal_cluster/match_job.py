@@ -70,9 +70,10 @@ def played_games(results_text: str) -> List[int]:
     return games
 
 
-def run(bin_dir: str, args: List[str], attempts: int) -> int:
+def run(bin_dir: str, args: List[str], attempts: int, shipped_from: Optional[str] = None) -> int:
     """Runs the match of ``args`` over the cluster; prints vorpal-match's summary and the
-    driver's lines (games per node, retries, cancelled pairs); returns the exit code."""
+    driver's lines (games per node, retries, cancelled pairs); returns the exit code.
+    ``shipped_from``: ``bin_dir`` when the job shipped the binaries (``--ship-bins``)."""
     own, rest = parse(args)
     vm = binaries.binary(bin_dir, "vorpal-match")
     total, pairs = schedule(vm, rest)
@@ -84,7 +85,7 @@ def run(bin_dir: str, args: List[str], attempts: int) -> int:
 
         def submit(pair: int):
             argv = [vm, *rest, "--shard", f"{pair}/{pairs}", "--pgn", "g.pgn", "--results", "g.results", "--quiet"]
-            return run_in_scratch.options(num_cpus=1).remote(argv, {}, ["g.pgn", "g.results"])
+            return run_in_scratch.options(num_cpus=1).remote(argv, {}, ["g.pgn", "g.results"], None, shipped_from)
 
         def on_result(pair: int, result: Dict) -> Tuple[List[int], bool]:
             base = os.path.join(scratch, f"pair-{pair:06}")

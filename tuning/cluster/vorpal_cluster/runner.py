@@ -28,7 +28,10 @@ class RunReport:
 
     def retry_lines(self) -> List[str]:
         """One line per retried key: the key and the failures before its result."""
-        return [f"{key}: {len(why)} retry ({'; '.join(why)})" for key, why in self.retried.items()]
+        return [
+            f"{key}: {len(why)} {'retry' if len(why) == 1 else 'retries'} ({'; '.join(why)})"
+            for key, why in self.retried.items()
+        ]
 
 
 def run_tasks(

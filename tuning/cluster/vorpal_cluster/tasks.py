@@ -25,14 +25,20 @@ def node_name() -> Dict[str, str]:
 
 
 @ray.remote(num_cpus=0, max_retries=0)
-def versions_on_node(bin_dir: str) -> Dict[str, object]:
-    """The node and its binaries' ``--version`` lines (for the build check)."""
-    return {"node": node_name(), "versions": binaries.build_ids(bin_dir)}
+def versions_on_node(bin_dir: str, shipped: bool = False) -> Dict[str, object]:
+    """The node and its binaries' ``--version`` lines (for the build check): those in
+    ``bin_dir``, or with ``shipped`` those Ray's runtime environment brought."""
+    return {"node": node_name(), "versions": binaries.build_ids(os.getcwd() if shipped else bin_dir)}
 
 
 def _run_in_scratch(
-    argv: List[str], inputs: Dict[str, bytes], collect: Optional[List[str]], timeout: Optional[float]
+    argv: List[str],
+    inputs: Dict[str, bytes],
+    collect: Optional[List[str]],
+    timeout: Optional[float],
+    shipped_from: Optional[str],
 ) -> Dict[str, object]:
+    argv = binaries.on_node(argv, shipped_from)
     with tempfile.TemporaryDirectory(prefix="vorpal-cluster-") as scratch:
         for name, data in inputs.items():
             with open(os.path.join(scratch, name), "wb") as f:
@@ -51,9 +57,15 @@ def _run_in_scratch(
 
 @ray.remote(max_retries=0)
 def run_in_scratch(
-    argv: List[str], inputs: Dict[str, bytes], collect: Optional[List[str]] = None, timeout: Optional[float] = None
+    argv: List[str],
+    inputs: Dict[str, bytes],
+    collect: Optional[List[str]] = None,
+    timeout: Optional[float] = None,
+    shipped_from: Optional[str] = None,
 ) -> Dict[str, object]:
     """Runs ``argv`` in a fresh scratch folder holding ``inputs`` (name to bytes); returns the
-    node, stdout, stderr and the files named in ``collect`` (default: every new file). Ray
-    resources (CPUs) are set by the caller with ``.options``."""
-    return _run_in_scratch(argv, inputs, collect, timeout)
+    node, stdout, stderr and the files named in ``collect`` (default: every new file).
+    ``shipped_from``: the driver's binary folder when the job's runtime environment shipped
+    the binaries (``binaries.on_node``). Ray resources (CPUs) are set by the caller with
+    ``.options``."""
+    return _run_in_scratch(argv, inputs, collect, timeout, shipped_from)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
-from typing import Dict, List, Set, Tuple
+from typing import Dict, List, Optional, Set, Tuple
 
 from . import binaries
 from .report import say
@@ -62,9 +62,10 @@ def closure(graph: Dict[str, List[str]], material: str) -> Set[str]:
     return seen
 
 
-def run(bin_dir: str, args: List[str], attempts: int) -> int:
+def run(bin_dir: str, args: List[str], attempts: int, shipped_from: Optional[str] = None) -> int:
     """Makes the tables over the cluster into ``--dir``; prints each table's report (as
-    generate prints it) with the node that made it; returns the exit code."""
+    generate prints it) with the node that made it; returns the exit code.
+    ``shipped_from``: ``bin_dir`` when the job shipped the binaries (``--ship-bins``)."""
     o = parse(args)
     vorpal = binaries.binary(bin_dir, "vorpal")
     os.makedirs(o.dir, exist_ok=True)
@@ -87,7 +88,7 @@ def run(bin_dir: str, args: List[str], attempts: int) -> int:
                     inputs[name] = f.read()
         argv = [vorpal, "tb", "generate", m, "--dir", ".", "--threads", str(o.threads)]
         argv += ["--json"] if o.json else []
-        return run_in_scratch.options(num_cpus=o.threads).remote(argv, inputs, None)
+        return run_in_scratch.options(num_cpus=o.threads).remote(argv, inputs, None, None, shipped_from)
 
     def on_result(m: str, result: Dict) -> Tuple[List[str], bool]:
         own = {n: b for n, b in result["files"].items() if n.startswith(m + ".")}
