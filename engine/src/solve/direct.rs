@@ -338,13 +338,18 @@ impl Prover<'_> {
             let Some((s, replies)) = self.shortest_win(&r, n - 1) else {
                 continue;
             };
-            // A defence against which every threat still wins (and nothing shorter) is not shown.
+            // A defence against which every threat still wins is not shown, nor one after
+            // which the attacker wins sooner than it threatened (Popeye's threat enforcer
+            // leaves out the variations shorter than the threat).
             if let Some(t) = threat_len {
+                if s < t {
+                    continue;
+                }
                 let replies_here = r.legal_moves();
                 let threats_hold = line.threats.iter().all(|threat| {
                     same_move_in(&replies_here, threat.mv).is_some_and(|m| self.defender_loses(&child(&r, m), t))
                 });
-                if threats_hold && s >= t {
+                if threats_hold {
                     continue;
                 }
             }

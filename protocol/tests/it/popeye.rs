@@ -178,6 +178,13 @@ fn popeye_post_key_play_in_three_movers_matches_popeye() {
     run_fixture("postkey3");
 }
 
+/// Variations shorter than the threat are left out, as Popeye's threat enforcer leaves them
+/// out: in a three-mover's tree and in `PostKeyPlay` after a "key" that is refuted.
+#[test]
+fn popeye_short_variations_are_left_out_as_popeye_does() {
+    run_fixture("shortvar");
+}
+
 /// `SetPlay` in a three-mover, without and with variations.
 #[test]
 fn popeye_set_play_in_three_movers_matches_popeye() {
