@@ -2,9 +2,9 @@
 //! `ser-h#n`, `ser-h=n`, `ser-s#n`), as Popeye 4.104 plays them:
 //!
 //! - `SetPlay` in `ser-h#n`, `ser-h=n` and `ser-s#n`: the series side plays none of its moves,
-//!   the other side reaches the goal at once (`  1...Qg1-g6B #`), in a paragraph of its own
-//!   before the solution (an empty one when it cannot; none when the position with the other
-//!   side to move is illegal). In `ser-#n` and `ser-=n` Popeye says
+//!   the other side reaches the goal at once (`  1...Qg1-g6B #`; in `ser-s#n` only when every
+//!   move of it does: it must), in a paragraph of its own before the solution (an empty one
+//!   when it cannot; none when the position with the other side to move is illegal). In `ser-#n` and `ser-=n` Popeye says
 //!   `SetPlay not applicable - ignored` and solves the problem without it.
 //! - `HalfDuplex`: the other side plays the series (Black in `ser-#n`, White in `ser-h#n`);
 //!   `Duplex`: the solution, then the other side's. The series solver plays the side to move,
@@ -27,7 +27,12 @@ pub fn set_play_applies(stipulation: &Stipulation) -> bool {
 /// The set play of series play from `passed` (the position with the other side to move, the
 /// series side having played none of its moves): its moves that reach the goal at once.
 pub fn set_play(passed: &Position, stipulation: &Stipulation) -> Vec<String> {
-    in_uci_order(passed, stipulation.goal.moves_reaching(passed))
+    let reaching = stipulation.goal.moves_reaching(passed);
+    // In `ser-s#n` the other side must reach the goal: only when every move of it does.
+    if stipulation.play == Play::SeriesSelf && reaching.len() != passed.legal_moves().len() {
+        return Vec::new();
+    }
+    in_uci_order(passed, reaching)
         .into_iter()
         .map(|m| format!("  1...{}", popeye_move(passed, m)))
         .collect()
@@ -49,5 +54,7 @@ mod tests {
         assert!(!set_play_applies(&"ser-#2".parse().unwrap()));
         let lines = set_play(&pos, &stipulation);
         assert_eq!(lines, ["  1...Qb8-e5B #", "  1...Qg1-g6B #"]);
+        // In ser-s#2 White is not forced to mate here: no set play.
+        assert!(set_play(&pos, &"ser-s#2".parse().unwrap()).is_empty());
     }
 }
