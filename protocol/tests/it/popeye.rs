@@ -197,6 +197,14 @@ fn popeye_series_set_play_and_duplex_match_popeye() {
     run_fixture("series-options");
 }
 
+/// Self-mates whose keys are quiet, with threats: a key that wins sooner than the
+/// stipulation threatens only what it has time for, a defence that mates before the last move
+/// is not shown after a key (it is in the set play).
+#[test]
+fn popeye_self_mate_threats_match_popeye() {
+    run_fixture("selfthreat");
+}
+
 /// `SetPlay` in a three-mover, without and with variations.
 #[test]
 fn popeye_set_play_in_three_movers_matches_popeye() {
