@@ -123,10 +123,13 @@ impl<'a> Page<'a> {
         let any_move = tasks.iter().any(|t| AnyMove::of(&t.stipulation_text).is_some());
         let help = tasks.iter().all(|t| t.stipulation.play == Play::Help);
         let battle = tasks.iter().all(|t| !t.stipulation.play.has_lines());
-        let series = tasks.iter().all(|t| t.stipulation.play.is_series());
+        // Proof games (`dia`) take them too; `a=>b` does not.
+        let series = tasks
+            .iter()
+            .all(|t| t.stipulation.play.is_series() || t.stipulation.play == Play::ProofGame);
         if extras.half_duplex && !any_move && !help && !battle && !series {
             return self.error(
-                "option HalfDuplex is supported in help, series, direct, self and reflex play and with ~n only; the problem is not solved",
+                "option HalfDuplex is supported in help, series, direct, self and reflex play, dia proof games and with ~n only; the problem is not solved",
             );
         }
         if extras.post_key_play && !tasks.iter().all(|t| t.stipulation.play == Play::Direct) {
@@ -134,12 +137,12 @@ impl<'a> Page<'a> {
         }
         if extras.set_play && !help && !battle && !series {
             return self.error(
-                "option SetPlay is supported in help, series, direct, self and reflex play only; the problem is not solved",
+                "option SetPlay is supported in help, series, direct, self and reflex play and dia proof games only; the problem is not solved",
             );
         }
         if extras.duplex && !help && !battle && !series {
             return self.error(
-                "option Duplex is supported in help, series, direct, self and reflex play only; the problem is not solved",
+                "option Duplex is supported in help, series, direct, self and reflex play and dia proof games only; the problem is not solved",
             );
         }
         let start = Instant::now();
@@ -336,6 +339,10 @@ impl<'a> Page<'a> {
                     if play.is_series() && extras.set_play {
                         self.series_set_play(&task.position, &task.stipulation);
                     }
+                    // A proof game's set play is empty; Popeye prints its paragraph all the same.
+                    if play == Play::ProofGame && extras.set_play {
+                        self.line("");
+                    }
                     // Popeye names the goal reached after a proof game's last move.
                     let goal = if play == Play::ProofGame { " dia" } else { "" };
                     self.line("");
@@ -346,9 +353,9 @@ impl<'a> Page<'a> {
                 if play == Play::Help && (extras.half_duplex || extras.duplex) {
                     return solved.complete && self.reversed(task, &solve_options, &control);
                 }
-                if play.is_series() && (extras.half_duplex || extras.duplex) {
+                if (play.is_series() || play == Play::ProofGame) && (extras.half_duplex || extras.duplex) {
                     return (extras.half_duplex || solved.complete)
-                        && self.reversed_series(task, extras.set_play, &solve_options, &control);
+                        && self.reversed_lines(task, &base, extras.set_play, &solve_options, &control);
                 }
             }
         }
@@ -424,27 +431,37 @@ impl<'a> Page<'a> {
         let _ = writeln!(self.err, "\nthe side to play can capture the king");
     }
 
-    /// `HalfDuplex` and `Duplex`'s second part in series play: the other side plays the series
-    /// (the series solver plays the side to move).
-    fn reversed_series(
+    /// `HalfDuplex` and `Duplex`'s second part in series play and proof games: the other side
+    /// plays the series (the series solver plays the side to move), or Black starts the proof
+    /// game from `base` (the game array) and reaches the diagram with the other side to move.
+    fn reversed_lines(
         &mut self,
         task: &Task,
+        base: &Position,
         set_play: bool,
         solve_options: &SolveOptions,
         control: &SolveControl,
     ) -> bool {
-        let Some(start) = other_side_to_move(&task.position) else {
+        let proof = task.stipulation.play == Play::ProofGame;
+        let (Some(start), Some(target)) = (other_side_to_move(base), other_side_to_move(&task.position)) else {
             self.error("HalfDuplex: the position with the other side to move is impossible");
             return true;
         };
-        if set_play {
+        if set_play && proof {
+            self.line("");
+        } else if set_play {
             self.series_set_play(&start, &task.stipulation);
         }
-        let solved = solve(&start, &task.stipulation, solve_options, control);
+        let options = SolveOptions {
+            proof_start: proof.then_some(start),
+            ..solve_options.clone()
+        };
+        let solved = solve(&target, &task.stipulation, &options, control);
+        let goal = if proof { " dia" } else { "" };
         self.line("");
         if let Solution::Help(h) = &solved.solution {
             for line in text::lines_in(&start, &task.stipulation, h, popeye_move) {
-                self.line(&line);
+                self.line(&format!("{line}{goal}"));
             }
         }
         solved.complete

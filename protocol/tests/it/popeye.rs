@@ -205,6 +205,13 @@ fn popeye_self_mate_threats_match_popeye() {
     run_fixture("selfthreat");
 }
 
+/// `SetPlay`, `HalfDuplex` and `Duplex` in proof games: an empty set play, Black starting
+/// from the game array.
+#[test]
+fn popeye_proof_game_duplex_matches_popeye() {
+    run_fixture("proof-duplex");
+}
+
 /// `SetPlay` in a three-mover, without and with variations.
 #[test]
 fn popeye_set_play_in_three_movers_matches_popeye() {
