@@ -326,25 +326,27 @@ impl Prover<'_> {
                 continue;
             }
             let r = child(q, d);
-            // In self play a key's defence that reaches the goal at once ends its line (Popeye
-            // leaves it out after a try).
-            if self.play == Play::SelfPlay && line.refutations.is_empty() && goal_reached(&r, self.goal) {
-                line.defences.push(DefenceLine {
-                    mv: d,
-                    replies: Vec::new(),
-                });
+            // In self play a defence that reaches the goal before the last move is a win for the
+            // attacker that Popeye does not show (a key that wins at once has length 1: its
+            // defences are shown above, as the last move).
+            if self.play == Play::SelfPlay && goal_reached(&r, self.goal) {
                 continue;
             }
             let Some((s, replies)) = self.shortest_win(&r, n - 1) else {
                 continue;
             };
-            // A defence against which every threat still wins (and nothing shorter) is not shown.
+            // A defence against which every threat still wins is not shown, nor one after
+            // which the attacker wins sooner than it threatened (Popeye's threat enforcer
+            // leaves out the variations shorter than the threat).
             if let Some(t) = threat_len {
+                if s < t {
+                    continue;
+                }
                 let replies_here = r.legal_moves();
                 let threats_hold = line.threats.iter().all(|threat| {
                     same_move_in(&replies_here, threat.mv).is_some_and(|m| self.defender_loses(&child(&r, m), t))
                 });
-                if threats_hold && s >= t {
+                if threats_hold {
                     continue;
                 }
             }
@@ -409,7 +411,10 @@ pub(crate) fn solve_direct(
             }
             if prover.defender_loses(&q, n) {
                 control.found_one(options.max_solutions);
-                return RootResult::Key(prover.attack_line(m, &q, n, Vec::new()));
+                // The key's play is that of its shortest win (Popeye's continuation solver: a
+                // key that wins sooner threatens only what it has time for).
+                let shortest = (1..n).find(|&k| prover.defender_loses(&q, k)).unwrap_or(n);
+                return RootResult::Key(prover.attack_line(m, &q, shortest, Vec::new()));
             }
             if !options.tries || prover.lacks_short_threat(&q, n) {
                 return RootResult::Neither;

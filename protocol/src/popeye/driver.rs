@@ -8,6 +8,7 @@ use super::duplex;
 use super::layout;
 use super::notation::popeye_move;
 use super::postkey;
+use super::series;
 use super::setplay;
 use crate::solve::popeye_input;
 use crate::solve::problem::{problem_rules, Problem, Task};
@@ -122,22 +123,26 @@ impl<'a> Page<'a> {
         let any_move = tasks.iter().any(|t| AnyMove::of(&t.stipulation_text).is_some());
         let help = tasks.iter().all(|t| t.stipulation.play == Play::Help);
         let battle = tasks.iter().all(|t| !t.stipulation.play.has_lines());
-        if extras.half_duplex && !any_move && !help && !battle {
+        // Proof games (`dia`) take them too; `a=>b` does not.
+        let series = tasks
+            .iter()
+            .all(|t| t.stipulation.play.is_series() || t.stipulation.play == Play::ProofGame);
+        if extras.half_duplex && !any_move && !help && !battle && !series {
             return self.error(
-                "option HalfDuplex is supported in help, direct, self and reflex play and with ~n only; the problem is not solved",
+                "option HalfDuplex is supported in help, series, direct, self and reflex play, dia proof games and with ~n only; the problem is not solved",
             );
         }
         if extras.post_key_play && !tasks.iter().all(|t| t.stipulation.play == Play::Direct) {
             return self.error("option PostKeyPlay is supported in direct play only; the problem is not solved");
         }
-        if extras.set_play && !help && !battle {
+        if extras.set_play && !help && !battle && !series {
             return self.error(
-                "option SetPlay is supported in help, direct, self and reflex play only; the problem is not solved",
+                "option SetPlay is supported in help, series, direct, self and reflex play and dia proof games only; the problem is not solved",
             );
         }
-        if extras.duplex && !help && !battle {
+        if extras.duplex && !help && !battle && !series {
             return self.error(
-                "option Duplex is supported in help, direct, self and reflex play only; the problem is not solved",
+                "option Duplex is supported in help, series, direct, self and reflex play and dia proof games only; the problem is not solved",
             );
         }
         let start = Instant::now();
@@ -331,6 +336,13 @@ impl<'a> Page<'a> {
                     self.set_play(task, &solve_options, &control);
                 }
                 if !extras.half_duplex {
+                    if play.is_series() && extras.set_play {
+                        self.series_set_play(&task.position, &task.stipulation);
+                    }
+                    // A proof game's set play is empty; Popeye prints its paragraph all the same.
+                    if play == Play::ProofGame && extras.set_play {
+                        self.line("");
+                    }
                     // Popeye names the goal reached after a proof game's last move.
                     let goal = if play == Play::ProofGame { " dia" } else { "" };
                     self.line("");
@@ -340,6 +352,10 @@ impl<'a> Page<'a> {
                 }
                 if play == Play::Help && (extras.half_duplex || extras.duplex) {
                     return solved.complete && self.reversed(task, &solve_options, &control);
+                }
+                if (play.is_series() || play == Play::ProofGame) && (extras.half_duplex || extras.duplex) {
+                    return (extras.half_duplex || solved.complete)
+                        && self.reversed_lines(task, &base, extras.set_play, &solve_options, &control);
                 }
             }
         }
@@ -365,10 +381,10 @@ impl<'a> Page<'a> {
 
     /// `SetPlay` in direct play: the defender moves first (see [`setplay`]).
     fn direct_set_play(&mut self, task: &Task, variations: bool, solve_options: &SolveOptions, control: &SolveControl) {
-        self.line("");
         let Some(start) = other_side_to_move(&task.position) else {
-            return;
+            return self.king_capturable();
         };
+        self.line("");
         for line in setplay::direct_set_play(&start, &task.stipulation, variations, solve_options, control) {
             self.line(&line);
         }
@@ -390,6 +406,63 @@ impl<'a> Page<'a> {
         }
         if solved.complete && d.forced.is_empty() {
             self.line("");
+        }
+        solved.complete
+    }
+
+    /// `SetPlay` in series play before a solution (see [`series`]): Popeye's notice in direct
+    /// series play, else the other side's moves that reach the goal at once.
+    fn series_set_play(&mut self, pos: &Position, stipulation: &Stipulation) {
+        if !series::set_play_applies(stipulation) {
+            return self.line(series::SET_PLAY_IGNORED);
+        }
+        let Some(passed) = other_side_to_move(pos) else {
+            return self.king_capturable();
+        };
+        self.line("");
+        for line in series::set_play(&passed, stipulation) {
+            self.line(&line);
+        }
+    }
+
+    /// Popeye's message when the set play's position is illegal (the side to move could take
+    /// the king): on the error stream, and no set play is shown.
+    fn king_capturable(&mut self) {
+        let _ = writeln!(self.err, "\nthe side to play can capture the king");
+    }
+
+    /// `HalfDuplex` and `Duplex`'s second part in series play and proof games: the other side
+    /// plays the series (the series solver plays the side to move), or Black starts the proof
+    /// game from `base` (the game array) and reaches the diagram with the other side to move.
+    fn reversed_lines(
+        &mut self,
+        task: &Task,
+        base: &Position,
+        set_play: bool,
+        solve_options: &SolveOptions,
+        control: &SolveControl,
+    ) -> bool {
+        let proof = task.stipulation.play == Play::ProofGame;
+        let (Some(start), Some(target)) = (other_side_to_move(base), other_side_to_move(&task.position)) else {
+            self.error("HalfDuplex: the position with the other side to move is impossible");
+            return true;
+        };
+        if set_play && proof {
+            self.line("");
+        } else if set_play {
+            self.series_set_play(&start, &task.stipulation);
+        }
+        let options = SolveOptions {
+            proof_start: proof.then_some(start),
+            ..solve_options.clone()
+        };
+        let solved = solve(&target, &task.stipulation, &options, control);
+        let goal = if proof { " dia" } else { "" };
+        self.line("");
+        if let Solution::Help(h) = &solved.solution {
+            for line in text::lines_in(&start, &task.stipulation, h, popeye_move) {
+                self.line(&format!("{line}{goal}"));
+            }
         }
         solved.complete
     }

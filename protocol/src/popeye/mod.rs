@@ -13,6 +13,7 @@ mod duplex;
 mod layout;
 mod notation;
 mod postkey;
+mod series;
 mod setplay;
 
 pub use driver::{Limits, Page};

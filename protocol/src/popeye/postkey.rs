@@ -1,7 +1,8 @@
 //! Popeye's `PostKeyPlay` in direct play: the diagram is the position after the key, the
 //! defender to move. Written as Popeye writes the play after a key: ` threat:` with the
 //! threats (or ` zugzwang.`), each with its play, then every defence that is not beaten by all
-//! the threats, with the attacker's shortest winning continuations and their play, or
+//! the threats nor by a shorter win than the threat (Popeye shows no variation shorter than
+//! the threat), with the attacker's shortest winning continuations and their play, or
 //! `refutes.`.
 
 use super::battle::{shortest, wins};
@@ -43,13 +44,19 @@ pub fn post_key_play(
     for (_, d) in defences {
         let r = pos.after(d);
         let replies = shortest(&r, stipulation, left, &options, control);
-        // A defence against which every threat still wins, and nothing shorter, is not shown.
+        // A defence against which every threat still wins is not shown, nor one after which
+        // the attacker wins sooner than it threatened: Popeye's threat enforcer leaves out the
+        // variations shorter than the threat, and the key's own continuation solver, which
+        // shows them after a key, is missing in the play after the key.
         if let (Some((t, threat_lines)), Some((s, _))) = (&threats, &replies) {
+            if s < t {
+                continue;
+            }
             let still = wins(&r, stipulation, *t, &options, control);
             let holds = threat_lines
                 .iter()
                 .all(|threat| still.iter().any(|w| w.mv.same_play(threat.mv)));
-            if holds && s >= t {
+            if holds {
                 continue;
             }
         }

@@ -1,7 +1,7 @@
 //! Popeye's `SetPlay` in direct, self and reflex play: the defender moves first, and each
 //! defence after which the attacker wins within the stipulation's moves less one is shown with
-//! the attacker's shortest wins (a defender that reaches the goal at once, in `s#1` or in
-//! reflex play, shows those moves instead). With `Variation` each win has its threats and variations, as after a key;
+//! the attacker's shortest wins (a defender that reaches the goal at once, in `s#1`, in
+//! reflex play, or in self play when every move of it does, shows those moves instead). With `Variation` each win has its threats and variations, as after a key;
 //! without, its whole tree: every defence with every shortest win, down to the goal.
 
 use super::battle::shortest;
@@ -31,7 +31,10 @@ pub fn direct_set_play(
     if stipulation.play == Play::Direct && stipulation.moves <= 1 {
         return Vec::new();
     }
-    if stipulation.moves <= 1 || (reflex && !at_once.is_empty()) {
+    // In self play when every move of the defender reaches the goal it must: those moves.
+    let forced =
+        stipulation.play == Play::SelfPlay && !at_once.is_empty() && at_once.len() == start.legal_moves().len();
+    if stipulation.moves <= 1 || (reflex && !at_once.is_empty()) || forced {
         return in_uci_order(start, at_once)
             .into_iter()
             .map(|d| format!("{:6}1...{}", "", popeye_move(start, d)))

@@ -199,7 +199,13 @@ fn series_line_in(pos: &Position, stipulation: &Stipulation, moves: &[Move], san
     let mut text = String::new();
     for (i, (p, &m)) in positions.iter().zip(moves).enumerate() {
         if i < series_moves {
-            text.push_str(&format!("{}{:>3}.{}", if i == 0 { "" } else { " " }, i + 1, san(p, m)));
+            // The other side passes after a series move: a stalemate before the last move is
+            // no goal, and Popeye marks none.
+            let mut written = san(p, m);
+            if i + 1 < moves.len() {
+                written = written.strip_suffix(" =").map(str::to_string).unwrap_or(written);
+            }
+            text.push_str(&format!("{}{:>3}.{}", if i == 0 { "" } else { " " }, i + 1, written));
         } else {
             text.push_str(&format!(" {}", san(p, m)));
         }

@@ -64,13 +64,16 @@ fn normalised(page: &str) -> Vec<String> {
             let mut at = 1;
             let nodes = forest(current, &mut at, None);
             let mut parts: Vec<String> = nodes.iter().map(canonical).collect();
-            // Solution lines (help lines, set play defences) in any order; the header and the
-            // diagram as they are.
-            if nodes
-                .iter()
-                .all(|n| n.line.trim_start().starts_with(|c: char| c.is_ascii_digit()) && indent(&n.line) >= 2)
-            {
-                parts.sort();
+            // Solution lines (help lines, set play defences) in any order, each run of them
+            // apart (a notice such as `SetPlay not applicable - ignored` may close one); the
+            // header and the diagram as they are.
+            let is_solution =
+                |n: &Node| n.line.trim_start().starts_with(|c: char| c.is_ascii_digit()) && indent(&n.line) >= 2;
+            let mut start = 0;
+            while start < nodes.len() {
+                let end = start + nodes[start..].iter().take_while(|n| is_solution(n)).count();
+                parts[start..end].sort();
+                start = end + 1;
             }
             paragraphs.push(format!("{}\n{}", current[0], parts.join("\n")));
         }
@@ -176,6 +179,37 @@ fn popeye_maxtime_interruption_matches_popeye() {
 #[test]
 fn popeye_post_key_play_in_three_movers_matches_popeye() {
     run_fixture("postkey3");
+}
+
+/// Variations shorter than the threat are left out, as Popeye's threat enforcer leaves them
+/// out: in a three-mover's tree and in `PostKeyPlay` after a "key" that is refuted.
+#[test]
+fn popeye_short_variations_are_left_out_as_popeye_does() {
+    run_fixture("shortvar");
+}
+
+/// `SetPlay`, `HalfDuplex` and `Duplex` in series play: the other side's goal at once as the
+/// set play (none in `ser-s#n` unless it is forced, none when the position with the other side
+/// to move is illegal), Popeye's notice in `ser-#n`, the other side playing the series; and no
+/// stalemate mark on a series move before the last.
+#[test]
+fn popeye_series_set_play_and_duplex_match_popeye() {
+    run_fixture("series-options");
+}
+
+/// Self-mates whose keys are quiet, with threats: a key that wins sooner than the
+/// stipulation threatens only what it has time for, a defence that mates before the last move
+/// is not shown after a key (it is in the set play).
+#[test]
+fn popeye_self_mate_threats_match_popeye() {
+    run_fixture("selfthreat");
+}
+
+/// `SetPlay`, `HalfDuplex` and `Duplex` in proof games: an empty set play, Black starting
+/// from the game array.
+#[test]
+fn popeye_proof_game_duplex_matches_popeye() {
+    run_fixture("proof-duplex");
 }
 
 /// `SetPlay` in a three-mover, without and with variations.
