@@ -9,8 +9,17 @@ export const cell = (board, square) => `[data-board="${board}"][data-square="${s
 /** Resolves once the page shows a game (its status line says whose move it is or the result). */
 export const ready = (page) => page.waitForFunction(() => /to move|wins|Draw|loses/.test(document.getElementById('status').textContent));
 
-/** A move by two clicks: the piece's cell, then its landing cell. */
+/** Waits until no move of the person's is on its way to the server: the board still shows the
+ * position before it, so a click made now would be read in that position (a person sees the
+ * board change first). */
+export const settled = (page) => page.waitForFunction(
+  () => performance.getEntriesByName('move-sent').length === performance.getEntriesByName('move-settled').length,
+);
+
+/** A move by two clicks, once the previous move is on the board: the piece's cell, then its
+ * landing cell. */
 export async function clickMove(page, from, to) {
+  await settled(page);
   await page.click(cell(...from));
   await page.click(cell(...to));
 }

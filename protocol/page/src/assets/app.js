@@ -225,9 +225,15 @@ async function chooseAndPlay(moves) {
   let move = moves[0];
   if (moves.length > 1) move = await choose(moves, state.turn === 'white' ? 'w' : 'b');
   if (!move) return;
+  // The marks time a move's round trip; 'move-settled' (also after a failure) tells a waiting
+  // caller that no move of the person's is on its way.
   performance.mark('move-sent');
-  await send({ cmd: 'move', uci: move.uci });
-  performance.mark('move-shown');
+  try {
+    await send({ cmd: 'move', uci: move.uci });
+    performance.mark('move-shown');
+  } finally {
+    performance.mark('move-settled');
+  }
 }
 
 async function playLine(ucis) {
