@@ -33,6 +33,13 @@ impl Goal {
             .filter(|&m| goal_reached(&pos.after(m), self))
             .collect()
     }
+
+    /// True when the side to move in `pos` must reach this goal: it has a legal move and every
+    /// one reaches it.
+    pub fn is_forced(self, pos: &Position) -> bool {
+        let legal = pos.legal_moves();
+        !legal.is_empty() && legal.into_iter().all(|m| goal_reached(&pos.after(m), self))
+    }
 }
 
 /// True when `mv` might give check (a necessary condition, without making the move): every

@@ -336,12 +336,8 @@ impl<'a> Page<'a> {
                     self.set_play(task, &solve_options, &control);
                 }
                 if !extras.half_duplex {
-                    if play.is_series() && extras.set_play {
+                    if (play.is_series() || play == Play::ProofGame) && extras.set_play {
                         self.series_set_play(&task.position, &task.stipulation);
-                    }
-                    // A proof game's set play is empty; Popeye prints its paragraph all the same.
-                    if play == Play::ProofGame && extras.set_play {
-                        self.line("");
                     }
                     // Popeye names the goal reached after a proof game's last move.
                     let goal = if play == Play::ProofGame { " dia" } else { "" };
@@ -410,9 +406,14 @@ impl<'a> Page<'a> {
         solved.complete
     }
 
-    /// `SetPlay` in series play before a solution (see [`series`]): Popeye's notice in direct
-    /// series play, else the other side's moves that reach the goal at once.
+    /// `SetPlay` in series play and proof games before a solution (see [`series`]): Popeye's
+    /// notice in direct series play, an empty paragraph in a proof game, else the other side's
+    /// moves that reach the goal at once.
     fn series_set_play(&mut self, pos: &Position, stipulation: &Stipulation) {
+        // A proof game's set play is empty; Popeye prints its paragraph all the same.
+        if stipulation.play == Play::ProofGame {
+            return self.line("");
+        }
         if !series::set_play_applies(stipulation) {
             return self.line(series::SET_PLAY_IGNORED);
         }
@@ -447,9 +448,7 @@ impl<'a> Page<'a> {
             self.error("HalfDuplex: the position with the other side to move is impossible");
             return true;
         };
-        if set_play && proof {
-            self.line("");
-        } else if set_play {
+        if set_play {
             self.series_set_play(&start, &task.stipulation);
         }
         let options = SolveOptions {

@@ -27,12 +27,11 @@ pub fn set_play_applies(stipulation: &Stipulation) -> bool {
 /// The set play of series play from `passed` (the position with the other side to move, the
 /// series side having played none of its moves): its moves that reach the goal at once.
 pub fn set_play(passed: &Position, stipulation: &Stipulation) -> Vec<String> {
-    let reaching = stipulation.goal.moves_reaching(passed);
     // In `ser-s#n` the other side must reach the goal: only when every move of it does.
-    if stipulation.play == Play::SeriesSelf && reaching.len() != passed.legal_moves().len() {
+    if stipulation.play == Play::SeriesSelf && !stipulation.goal.is_forced(passed) {
         return Vec::new();
     }
-    in_uci_order(passed, reaching)
+    in_uci_order(passed, stipulation.goal.moves_reaching(passed))
         .into_iter()
         .map(|m| format!("  1...{}", popeye_move(passed, m)))
         .collect()

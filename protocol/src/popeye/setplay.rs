@@ -32,8 +32,7 @@ pub fn direct_set_play(
         return Vec::new();
     }
     // In self play when every move of the defender reaches the goal it must: those moves.
-    let forced =
-        stipulation.play == Play::SelfPlay && !at_once.is_empty() && at_once.len() == start.legal_moves().len();
+    let forced = stipulation.play == Play::SelfPlay && stipulation.goal.is_forced(start);
     if stipulation.moves <= 1 || (reflex && !at_once.is_empty()) || forced {
         return in_uci_order(start, at_once)
             .into_iter()
